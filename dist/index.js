@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 64752:
+/***/ 51072:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -24809,13 +24809,13 @@ module.exports = index;
 
 /***/ }),
 
-/***/ 6310:
+/***/ 14006:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(53936);
-const utils = __nccwpck_require__(3211);
+const pico = __nccwpck_require__(98016);
+const utils = __nccwpck_require__(64059);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -24833,7 +24833,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 70667:
+/***/ 5595:
 /***/ ((module) => {
 
 
@@ -25024,13 +25024,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 83721:
+/***/ 78265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(70667);
-const utils = __nccwpck_require__(3211);
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(64059);
 
 /**
  * Constants
@@ -26456,15 +26456,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 53936:
+/***/ 98016:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(20117);
-const parse = __nccwpck_require__(83721);
-const utils = __nccwpck_require__(3211);
-const constants = __nccwpck_require__(70667);
+const scan = __nccwpck_require__(31781);
+const parse = __nccwpck_require__(78265);
+const utils = __nccwpck_require__(64059);
+const constants = __nccwpck_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -26824,12 +26824,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 20117:
+/***/ 31781:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(3211);
+const utils = __nccwpck_require__(64059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -26846,7 +26846,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(70667);
+} = __nccwpck_require__(5595);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -27234,7 +27234,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 3211:
+/***/ 64059:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -27245,7 +27245,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(70667);
+} = __nccwpck_require__(5595);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -27313,15 +27313,15 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 58482:
+/***/ 20770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(29290);
+module.exports = __nccwpck_require__(20218);
 
 
 /***/ }),
 
-/***/ 29290:
+/***/ 20218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -27592,33 +27592,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 42480:
+/***/ 46752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(81285)
-const Dispatcher = __nccwpck_require__(97939)
-const Pool = __nccwpck_require__(92244)
-const BalancedPool = __nccwpck_require__(2549)
-const Agent = __nccwpck_require__(58285)
-const ProxyAgent = __nccwpck_require__(39920)
-const EnvHttpProxyAgent = __nccwpck_require__(40929)
-const RetryAgent = __nccwpck_require__(71346)
-const errors = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
+const Client = __nccwpck_require__(23701)
+const Dispatcher = __nccwpck_require__(30883)
+const Pool = __nccwpck_require__(30628)
+const BalancedPool = __nccwpck_require__(837)
+const Agent = __nccwpck_require__(57405)
+const ProxyAgent = __nccwpck_require__(76672)
+const EnvHttpProxyAgent = __nccwpck_require__(53137)
+const RetryAgent = __nccwpck_require__(30050)
+const errors = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(88567)
-const buildConnector = __nccwpck_require__(32784)
-const MockClient = __nccwpck_require__(9493)
-const MockAgent = __nccwpck_require__(1437)
-const MockPool = __nccwpck_require__(45220)
-const mockErrors = __nccwpck_require__(49917)
-const RetryHandler = __nccwpck_require__(45640)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(78421)
-const DecoratorHandler = __nccwpck_require__(80091)
-const RedirectHandler = __nccwpck_require__(67970)
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const api = __nccwpck_require__(56615)
+const buildConnector = __nccwpck_require__(59136)
+const MockClient = __nccwpck_require__(47365)
+const MockAgent = __nccwpck_require__(47501)
+const MockPool = __nccwpck_require__(94004)
+const mockErrors = __nccwpck_require__(52429)
+const RetryHandler = __nccwpck_require__(17816)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(32581)
+const DecoratorHandler = __nccwpck_require__(58155)
+const RedirectHandler = __nccwpck_require__(8754)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -27636,10 +27636,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(20730),
-  retry: __nccwpck_require__(74346),
-  dump: __nccwpck_require__(78412),
-  dns: __nccwpck_require__(48731)
+  redirect: __nccwpck_require__(21514),
+  retry: __nccwpck_require__(92026),
+  dump: __nccwpck_require__(88060),
+  dns: __nccwpck_require__(70379)
 }
 
 module.exports.buildConnector = buildConnector
@@ -27701,7 +27701,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(58702).fetch)
+const fetchImpl = (__nccwpck_require__(54398).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -27713,39 +27713,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(75524).Headers
-module.exports.Response = __nccwpck_require__(70715).Response
-module.exports.Request = __nccwpck_require__(30175).Request
-module.exports.FormData = __nccwpck_require__(41142).FormData
+module.exports.Headers = __nccwpck_require__(60660).Headers
+module.exports.Response = __nccwpck_require__(99051).Response
+module.exports.Request = __nccwpck_require__(9967).Request
+module.exports.FormData = __nccwpck_require__(35910).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(54848).FileReader
+module.exports.FileReader = __nccwpck_require__(48355).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(30179)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(51059)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(15965)
-const { kConstruct } = __nccwpck_require__(40061)
+const { CacheStorage } = __nccwpck_require__(3245)
+const { kConstruct } = __nccwpck_require__(20109)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(16933)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(79061)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(57708)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(51900)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(77316)
-module.exports.WebSocket = __nccwpck_require__(71886).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(15188)
+module.exports.WebSocket = __nccwpck_require__(13726).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -27761,18 +27761,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(61670)
+const { EventSource } = __nccwpck_require__(21238)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 90670:
+/***/ 80158:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(84640)
-const { RequestAbortedError } = __nccwpck_require__(44627)
+const { addAbortListener } = __nccwpck_require__(3440)
+const { RequestAbortedError } = __nccwpck_require__(68707)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -27832,16 +27832,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 42004:
+/***/ 34660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -27947,7 +27947,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 65646:
+/***/ 76862:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -27961,10 +27961,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
+} = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 const assert = __nccwpck_require__(34589)
 
 const kResume = Symbol('resume')
@@ -28205,16 +28205,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4203:
+/***/ 14043:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { Readable } = __nccwpck_require__(80471)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
+const { Readable } = __nccwpck_require__(49927)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
 const { AsyncResource } = __nccwpck_require__(16698)
 
 class RequestHandler extends AsyncResource {
@@ -28426,18 +28426,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 29656:
+/***/ 3560:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
 const { finished, PassThrough } = __nccwpck_require__(57075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(32247)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(87655)
 const { AsyncResource } = __nccwpck_require__(16698)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -28653,15 +28653,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 6730:
+/***/ 61882:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(44627)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
 const { AsyncResource } = __nccwpck_require__(16698)
-const util = __nccwpck_require__(84640)
-const { addSignal, removeSignal } = __nccwpck_require__(90670)
+const util = __nccwpck_require__(3440)
+const { addSignal, removeSignal } = __nccwpck_require__(80158)
 const assert = __nccwpck_require__(34589)
 
 class UpgradeHandler extends AsyncResource {
@@ -28768,21 +28768,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 88567:
+/***/ 56615:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4203)
-module.exports.stream = __nccwpck_require__(29656)
-module.exports.pipeline = __nccwpck_require__(65646)
-module.exports.upgrade = __nccwpck_require__(6730)
-module.exports.connect = __nccwpck_require__(42004)
+module.exports.request = __nccwpck_require__(14043)
+module.exports.stream = __nccwpck_require__(3560)
+module.exports.pipeline = __nccwpck_require__(76862)
+module.exports.upgrade = __nccwpck_require__(61882)
+module.exports.connect = __nccwpck_require__(34660)
 
 
 /***/ }),
 
-/***/ 80471:
+/***/ 49927:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -28791,9 +28791,9 @@ module.exports.connect = __nccwpck_require__(42004)
 
 const assert = __nccwpck_require__(34589)
 const { Readable } = __nccwpck_require__(57075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { ReadableStreamFrom } = __nccwpck_require__(84640)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { ReadableStreamFrom } = __nccwpck_require__(3440)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -29174,15 +29174,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 32247:
+/***/ 87655:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(34589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 
-const { chunksDecode } = __nccwpck_require__(80471)
+const { chunksDecode } = __nccwpck_require__(49927)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -29274,16 +29274,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 32784:
+/***/ 59136:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(77030)
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(84640)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(44627)
-const timers = __nccwpck_require__(91275)
+const util = __nccwpck_require__(3440)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
+const timers = __nccwpck_require__(96603)
 
 function noop () {}
 
@@ -29521,7 +29521,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 22303:
+/***/ 10735:
 /***/ ((module) => {
 
 
@@ -29646,7 +29646,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 53374:
+/***/ 42414:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29855,7 +29855,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 44627:
+/***/ 68707:
 /***/ ((module) => {
 
 
@@ -30287,7 +30287,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 37311:
+/***/ 44655:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30295,7 +30295,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const assert = __nccwpck_require__(34589)
 const {
   isValidHTTPToken,
@@ -30310,9 +30310,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
+} = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -30776,7 +30776,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 64043:
+/***/ 36443:
 /***/ ((module) => {
 
 module.exports = {
@@ -30850,7 +30850,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84152:
+/***/ 67752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30858,7 +30858,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(22303)
+} = __nccwpck_require__(10735)
 
 class TstNode {
   /** @type {any} */
@@ -31009,13 +31009,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84640:
+/***/ 3440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(64043)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(36443)
 const { IncomingMessage } = __nccwpck_require__(37067)
 const stream = __nccwpck_require__(57075)
 const net = __nccwpck_require__(77030)
@@ -31023,9 +31023,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 const { stringify } = __nccwpck_require__(41792)
 const { EventEmitter: EE } = __nccwpck_require__(78474)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(22303)
-const { tree } = __nccwpck_require__(84152)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
+const { tree } = __nccwpck_require__(67752)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -31735,18 +31735,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58285:
+/***/ 57405:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
-const DispatcherBase = __nccwpck_require__(19265)
-const Pool = __nccwpck_require__(92244)
-const Client = __nccwpck_require__(81285)
-const util = __nccwpck_require__(84640)
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
+const DispatcherBase = __nccwpck_require__(21841)
+const Pool = __nccwpck_require__(30628)
+const Client = __nccwpck_require__(23701)
+const util = __nccwpck_require__(3440)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -31875,7 +31875,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 2549:
+/***/ 837:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31883,7 +31883,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   PoolBase,
   kClients,
@@ -31891,10 +31891,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(73856)
-const Pool = __nccwpck_require__(92244)
-const { kUrl, kInterceptors } = __nccwpck_require__(64043)
-const { parseOrigin } = __nccwpck_require__(84640)
+} = __nccwpck_require__(42128)
+const Pool = __nccwpck_require__(30628)
+const { kUrl, kInterceptors } = __nccwpck_require__(36443)
+const { parseOrigin } = __nccwpck_require__(3440)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -32091,7 +32091,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 29133:
+/***/ 637:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32099,9 +32099,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(34589)
-const util = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const timers = __nccwpck_require__(91275)
+const util = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const timers = __nccwpck_require__(96603)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -32114,7 +32114,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -32147,9 +32147,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(64043)
+} = __nccwpck_require__(36443)
 
-const constants = __nccwpck_require__(80776)
+const constants = __nccwpck_require__(52824)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -32161,11 +32161,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(7630) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(63870) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(88586))
+    mod = await WebAssembly.compile(__nccwpck_require__(53434))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -32173,7 +32173,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(7630))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(63870))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -33088,7 +33088,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(46396).extractBody)
+      extractBody = (__nccwpck_require__(84492).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -33611,7 +33611,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 4548:
+/***/ 88788:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33619,13 +33619,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(34589)
 const { errorMonitor } = __nccwpck_require__(78474)
 const { pipeline } = __nccwpck_require__(57075)
-const util = __nccwpck_require__(84640)
+const util = __nccwpck_require__(3440)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(44627)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -33644,7 +33644,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(64043)
+} = __nccwpck_require__(36443)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -34050,7 +34050,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(46396).extractBody)
+    extractBody ??= (__nccwpck_require__(84492).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -34410,7 +34410,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 81285:
+/***/ 23701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -34420,16 +34420,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(34589)
 const net = __nccwpck_require__(77030)
 const http = __nccwpck_require__(37067)
-const util = __nccwpck_require__(84640)
-const { channels } = __nccwpck_require__(53374)
-const Request = __nccwpck_require__(37311)
-const DispatcherBase = __nccwpck_require__(19265)
+const util = __nccwpck_require__(3440)
+const { channels } = __nccwpck_require__(42414)
+const Request = __nccwpck_require__(44655)
+const DispatcherBase = __nccwpck_require__(21841)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(44627)
-const buildConnector = __nccwpck_require__(32784)
+} = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
 const {
   kUrl,
   kServerName,
@@ -34471,9 +34471,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(64043)
-const connectH1 = __nccwpck_require__(29133)
-const connectH2 = __nccwpck_require__(4548)
+} = __nccwpck_require__(36443)
+const connectH1 = __nccwpck_require__(637)
+const connectH2 = __nccwpck_require__(88788)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -34781,7 +34781,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(66036)
+const createRedirectInterceptor = __nccwpck_require__(25092)
 
 function onError (client, err) {
   if (
@@ -35041,19 +35041,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 19265:
+/***/ 21841:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(97939)
+const Dispatcher = __nccwpck_require__(30883)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(44627)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(64043)
+} = __nccwpck_require__(68707)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(36443)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -35256,7 +35256,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 97939:
+/***/ 30883:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35328,15 +35328,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 40929:
+/***/ 53137:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(19265)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(64043)
-const ProxyAgent = __nccwpck_require__(39920)
-const Agent = __nccwpck_require__(58285)
+const DispatcherBase = __nccwpck_require__(21841)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(36443)
+const ProxyAgent = __nccwpck_require__(76672)
+const Agent = __nccwpck_require__(57405)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -35495,7 +35495,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 95844:
+/***/ 64660:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -35619,15 +35619,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 73856:
+/***/ 42128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(19265)
-const FixedQueue = __nccwpck_require__(95844)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(64043)
-const PoolStats = __nccwpck_require__(15710)
+const DispatcherBase = __nccwpck_require__(21841)
+const FixedQueue = __nccwpck_require__(64660)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(36443)
+const PoolStats = __nccwpck_require__(43246)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -35820,10 +35820,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15710:
+/***/ 43246:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(64043)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(36443)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -35861,7 +35861,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 92244:
+/***/ 30628:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -35872,14 +35872,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(73856)
-const Client = __nccwpck_require__(81285)
+} = __nccwpck_require__(42128)
+const Client = __nccwpck_require__(23701)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(44627)
-const util = __nccwpck_require__(84640)
-const { kUrl, kInterceptors } = __nccwpck_require__(64043)
-const buildConnector = __nccwpck_require__(32784)
+} = __nccwpck_require__(68707)
+const util = __nccwpck_require__(3440)
+const { kUrl, kInterceptors } = __nccwpck_require__(36443)
+const buildConnector = __nccwpck_require__(59136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -35975,19 +35975,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 39920:
+/***/ 76672:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(64043)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(36443)
 const { URL } = __nccwpck_require__(73136)
-const Agent = __nccwpck_require__(58285)
-const Pool = __nccwpck_require__(92244)
-const DispatcherBase = __nccwpck_require__(19265)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(44627)
-const buildConnector = __nccwpck_require__(32784)
-const Client = __nccwpck_require__(81285)
+const Agent = __nccwpck_require__(57405)
+const Pool = __nccwpck_require__(30628)
+const DispatcherBase = __nccwpck_require__(21841)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
+const Client = __nccwpck_require__(23701)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -36256,13 +36256,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 71346:
+/***/ 30050:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(97939)
-const RetryHandler = __nccwpck_require__(45640)
+const Dispatcher = __nccwpck_require__(30883)
+const RetryHandler = __nccwpck_require__(17816)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -36298,7 +36298,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 78421:
+/***/ 32581:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -36306,8 +36306,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const Agent = __nccwpck_require__(58285)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const Agent = __nccwpck_require__(57405)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -36337,7 +36337,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 80091:
+/***/ 58155:
 /***/ ((module) => {
 
 
@@ -36388,15 +36388,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 67970:
+/***/ 8754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
-const { kBodyUsed } = __nccwpck_require__(64043)
+const util = __nccwpck_require__(3440)
+const { kBodyUsed } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const EE = __nccwpck_require__(78474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -36627,20 +36627,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 45640:
+/***/ 17816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(34589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(64043)
-const { RequestRetryError } = __nccwpck_require__(44627)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(36443)
+const { RequestRetryError } = __nccwpck_require__(68707)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(84640)
+} = __nccwpck_require__(3440)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -37071,14 +37071,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 48731:
+/***/ 70379:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(77030)
 const { lookup } = __nccwpck_require__(40610)
-const DecoratorHandler = __nccwpck_require__(80091)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(44627)
+const DecoratorHandler = __nccwpck_require__(58155)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(68707)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -37453,14 +37453,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 78412:
+/***/ 88060:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(44627)
-const DecoratorHandler = __nccwpck_require__(80091)
+const util = __nccwpck_require__(3440)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(58155)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -37583,12 +37583,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 66036:
+/***/ 25092:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(67970)
+const RedirectHandler = __nccwpck_require__(8754)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -37611,11 +37611,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 20730:
+/***/ 21514:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(67970)
+const RedirectHandler = __nccwpck_require__(8754)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -37642,11 +37642,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 74346:
+/***/ 92026:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(45640)
+const RetryHandler = __nccwpck_require__(17816)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -37668,13 +37668,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 80776:
+/***/ 52824:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(11308);
+const utils_1 = __nccwpck_require__(50172);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -37952,7 +37952,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 7630:
+/***/ 63870:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37964,7 +37964,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 88586:
+/***/ 53434:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37976,7 +37976,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 11308:
+/***/ 50172:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37997,13 +37997,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 1437:
+/***/ 47501:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(64043)
-const Agent = __nccwpck_require__(58285)
+const { kClients } = __nccwpck_require__(36443)
+const Agent = __nccwpck_require__(57405)
 const {
   kAgent,
   kMockAgentSet,
@@ -38014,14 +38014,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(90941)
-const MockClient = __nccwpck_require__(9493)
-const MockPool = __nccwpck_require__(45220)
-const { matchValue, buildMockOptions } = __nccwpck_require__(58981)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(44627)
-const Dispatcher = __nccwpck_require__(97939)
-const Pluralizer = __nccwpck_require__(43289)
-const PendingInterceptorsFormatter = __nccwpck_require__(81726)
+} = __nccwpck_require__(91117)
+const MockClient = __nccwpck_require__(47365)
+const MockPool = __nccwpck_require__(94004)
+const { matchValue, buildMockOptions } = __nccwpck_require__(53397)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
+const Dispatcher = __nccwpck_require__(30883)
+const Pluralizer = __nccwpck_require__(91529)
+const PendingInterceptorsFormatter = __nccwpck_require__(56142)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -38164,14 +38164,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 9493:
+/***/ 47365:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Client = __nccwpck_require__(81285)
-const { buildMockDispatch } = __nccwpck_require__(58981)
+const Client = __nccwpck_require__(23701)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -38180,10 +38180,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(90941)
-const { MockInterceptor } = __nccwpck_require__(35015)
-const Symbols = __nccwpck_require__(64043)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -38230,12 +38230,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 49917:
+/***/ 52429:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(44627)
+const { UndiciError } = __nccwpck_require__(68707)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -38265,12 +38265,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 35015:
+/***/ 31511:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(58981)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kDispatchKey,
@@ -38278,9 +38278,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(90941)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
-const { buildURL } = __nccwpck_require__(84640)
+} = __nccwpck_require__(91117)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { buildURL } = __nccwpck_require__(3440)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -38479,14 +38479,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 45220:
+/***/ 94004:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(57975)
-const Pool = __nccwpck_require__(92244)
-const { buildMockDispatch } = __nccwpck_require__(58981)
+const Pool = __nccwpck_require__(30628)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -38495,10 +38495,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(90941)
-const { MockInterceptor } = __nccwpck_require__(35015)
-const Symbols = __nccwpck_require__(64043)
-const { InvalidArgumentError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -38545,7 +38545,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 90941:
+/***/ 91117:
 /***/ ((module) => {
 
 
@@ -38575,20 +38575,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58981:
+/***/ 53397:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(49917)
+const { MockNotMatchedError } = __nccwpck_require__(52429)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(90941)
-const { buildURL } = __nccwpck_require__(84640)
+} = __nccwpck_require__(91117)
+const { buildURL } = __nccwpck_require__(3440)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const {
   types: {
@@ -38949,7 +38949,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 81726:
+/***/ 56142:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38999,7 +38999,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 43289:
+/***/ 91529:
 /***/ ((module) => {
 
 
@@ -39035,7 +39035,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 91275:
+/***/ 96603:
 /***/ ((module) => {
 
 
@@ -39465,20 +39465,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 78514:
+/***/ 89634:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(40061)
-const { urlEquals, getFieldValues } = __nccwpck_require__(16814)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(84640)
-const { webidl } = __nccwpck_require__(15701)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(70715)
-const { Request, fromInnerRequest } = __nccwpck_require__(30175)
-const { kState } = __nccwpck_require__(61995)
-const { fetching } = __nccwpck_require__(58702)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(19520)
+const { kConstruct } = __nccwpck_require__(20109)
+const { urlEquals, getFieldValues } = __nccwpck_require__(76798)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
+const { webidl } = __nccwpck_require__(45893)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(99051)
+const { Request, fromInnerRequest } = __nccwpck_require__(9967)
+const { kState } = __nccwpck_require__(93627)
+const { fetching } = __nccwpck_require__(54398)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(73168)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -40331,15 +40331,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15965:
+/***/ 3245:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(40061)
-const { Cache } = __nccwpck_require__(78514)
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { kConstruct } = __nccwpck_require__(20109)
+const { Cache } = __nccwpck_require__(89634)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 
 class CacheStorage {
   /**
@@ -40490,26 +40490,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 40061:
+/***/ 20109:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(64043).kConstruct)
+  kConstruct: (__nccwpck_require__(36443).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 16814:
+/***/ 76798:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(34589)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { isValidHeaderName } = __nccwpck_require__(19520)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { isValidHeaderName } = __nccwpck_require__(73168)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -40554,7 +40554,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 33404:
+/***/ 71276:
 /***/ ((module) => {
 
 
@@ -40573,15 +40573,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 16933:
+/***/ 79061:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(58906)
-const { stringify } = __nccwpck_require__(41077)
-const { webidl } = __nccwpck_require__(15701)
-const { Headers } = __nccwpck_require__(75524)
+const { parseSetCookie } = __nccwpck_require__(11978)
+const { stringify } = __nccwpck_require__(57797)
+const { webidl } = __nccwpck_require__(45893)
+const { Headers } = __nccwpck_require__(60660)
 
 /**
  * @typedef {Object} Cookie
@@ -40764,14 +40764,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58906:
+/***/ 11978:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(33404)
-const { isCTLExcludingHtab } = __nccwpck_require__(41077)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(57708)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(71276)
+const { isCTLExcludingHtab } = __nccwpck_require__(57797)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(51900)
 const assert = __nccwpck_require__(34589)
 
 /**
@@ -41081,7 +41081,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 41077:
+/***/ 57797:
 /***/ ((module) => {
 
 
@@ -41440,13 +41440,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 335:
+/***/ 24031:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(57075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(63691)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(94811)
 
 /**
  * @type {number[]} BOM
@@ -42021,23 +42021,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 61670:
+/***/ 21238:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(57075)
-const { fetching } = __nccwpck_require__(58702)
-const { makeRequest } = __nccwpck_require__(30175)
-const { webidl } = __nccwpck_require__(15701)
-const { EventSourceStream } = __nccwpck_require__(335)
-const { parseMIMEType } = __nccwpck_require__(57708)
-const { createFastMessageEvent } = __nccwpck_require__(77316)
-const { isNetworkError } = __nccwpck_require__(70715)
-const { delay } = __nccwpck_require__(63691)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { environmentSettingsObject } = __nccwpck_require__(19520)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
+const { fetching } = __nccwpck_require__(54398)
+const { makeRequest } = __nccwpck_require__(9967)
+const { webidl } = __nccwpck_require__(45893)
+const { EventSourceStream } = __nccwpck_require__(24031)
+const { parseMIMEType } = __nccwpck_require__(51900)
+const { createFastMessageEvent } = __nccwpck_require__(15188)
+const { isNetworkError } = __nccwpck_require__(99051)
+const { delay } = __nccwpck_require__(94811)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
 
 let experimentalWarned = false
 
@@ -42511,7 +42511,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 63691:
+/***/ 94811:
 /***/ ((module) => {
 
 
@@ -42555,12 +42555,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 46396:
+/***/ 84492:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(84640)
+const util = __nccwpck_require__(3440)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -42570,16 +42570,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(19520)
-const { FormData } = __nccwpck_require__(41142)
-const { kState } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
+} = __nccwpck_require__(73168)
+const { FormData } = __nccwpck_require__(35910)
+const { kState } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(34589)
 const { isErrored, isDisturbed } = __nccwpck_require__(57075)
 const { isArrayBuffer } = __nccwpck_require__(73429)
-const { serializeAMimeType } = __nccwpck_require__(57708)
-const { multipartFormDataParser } = __nccwpck_require__(23028)
+const { serializeAMimeType } = __nccwpck_require__(51900)
+const { multipartFormDataParser } = __nccwpck_require__(50116)
 let random
 
 try {
@@ -43091,7 +43091,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 27775:
+/***/ 4495:
 /***/ ((module) => {
 
 
@@ -43222,7 +43222,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 57708:
+/***/ 51900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43973,12 +43973,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 69197:
+/***/ 66653:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(64043)
+const { kConnected, kSize } = __nccwpck_require__(36443)
 
 class CompatWeakRef {
   constructor (value) {
@@ -44026,14 +44026,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 92538:
+/***/ 27114:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
+const { kState } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -44159,16 +44159,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 23028:
+/***/ 50116:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
-const { utf8DecodeBytes } = __nccwpck_require__(19520)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(57708)
-const { isFileLike } = __nccwpck_require__(92538)
-const { makeEntry } = __nccwpck_require__(41142)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
+const { utf8DecodeBytes } = __nccwpck_require__(73168)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(51900)
+const { isFileLike } = __nccwpck_require__(27114)
+const { makeEntry } = __nccwpck_require__(35910)
 const assert = __nccwpck_require__(34589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -44640,16 +44640,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 41142:
+/***/ 35910:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(19520)
-const { kState } = __nccwpck_require__(61995)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { FileLike, isFileLike } = __nccwpck_require__(92538)
-const { webidl } = __nccwpck_require__(15701)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(73168)
+const { kState } = __nccwpck_require__(93627)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { FileLike, isFileLike } = __nccwpck_require__(27114)
+const { webidl } = __nccwpck_require__(45893)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(57975)
 
@@ -44899,7 +44899,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 30179:
+/***/ 51059:
 /***/ ((module) => {
 
 
@@ -44946,21 +44946,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 75524:
+/***/ 60660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(64043)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+const { kConstruct } = __nccwpck_require__(36443)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(19520)
-const { webidl } = __nccwpck_require__(15701)
+} = __nccwpck_require__(73168)
+const { webidl } = __nccwpck_require__(45893)
 const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(57975)
 
@@ -45640,7 +45640,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 58702:
+/***/ 54398:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -45653,9 +45653,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(70715)
-const { HeadersList } = __nccwpck_require__(75524)
-const { Request, cloneRequest } = __nccwpck_require__(30175)
+} = __nccwpck_require__(99051)
+const { HeadersList } = __nccwpck_require__(60660)
+const { Request, cloneRequest } = __nccwpck_require__(9967)
 const zlib = __nccwpck_require__(38522)
 const {
   bytesMatch,
@@ -45691,23 +45691,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(19520)
-const { kState, kDispatcher } = __nccwpck_require__(61995)
+} = __nccwpck_require__(73168)
+const { kState, kDispatcher } = __nccwpck_require__(93627)
 const assert = __nccwpck_require__(34589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(46396)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(84492)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(27775)
+} = __nccwpck_require__(4495)
 const EE = __nccwpck_require__(78474)
 const { Readable, pipeline, finished } = __nccwpck_require__(57075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(84640)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(57708)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
-const { webidl } = __nccwpck_require__(15701)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(51900)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { webidl } = __nccwpck_require__(45893)
 const { STATUS_CODES } = __nccwpck_require__(37067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -47917,23 +47917,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 30175:
+/***/ 9967:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(46396)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(75524)
-const { FinalizationRegistry } = __nccwpck_require__(69197)()
-const util = __nccwpck_require__(84640)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(84492)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(60660)
+const { FinalizationRegistry } = __nccwpck_require__(66653)()
+const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(57975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(19520)
+} = __nccwpck_require__(73168)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -47943,12 +47943,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(27775)
+} = __nccwpck_require__(4495)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { kConstruct } = __nccwpck_require__(64043)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(78474)
 
@@ -48961,14 +48961,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 70715:
+/***/ 99051:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(75524)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(46396)
-const util = __nccwpck_require__(84640)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(60660)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(84492)
+const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(57975)
 const { kEnumerableProperty } = util
 const {
@@ -48980,16 +48980,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(19520)
+} = __nccwpck_require__(73168)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(27775)
-const { kState, kHeaders } = __nccwpck_require__(61995)
-const { webidl } = __nccwpck_require__(15701)
-const { FormData } = __nccwpck_require__(41142)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { kConstruct } = __nccwpck_require__(64043)
+} = __nccwpck_require__(4495)
+const { kState, kHeaders } = __nccwpck_require__(93627)
+const { webidl } = __nccwpck_require__(45893)
+const { FormData } = __nccwpck_require__(35910)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
 const assert = __nccwpck_require__(34589)
 const { types } = __nccwpck_require__(57975)
 
@@ -49578,7 +49578,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 61995:
+/***/ 93627:
 /***/ ((module) => {
 
 
@@ -49594,21 +49594,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 19520:
+/***/ 73168:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(57075)
 const zlib = __nccwpck_require__(38522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(27775)
-const { getGlobalOrigin } = __nccwpck_require__(30179)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(57708)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
+const { getGlobalOrigin } = __nccwpck_require__(51059)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(51900)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(84640)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
 const assert = __nccwpck_require__(34589)
 const { isUint8Array } = __nccwpck_require__(73429)
-const { webidl } = __nccwpck_require__(15701)
+const { webidl } = __nccwpck_require__(45893)
 
 let supportedHashes = []
 
@@ -51233,14 +51233,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 15701:
+/***/ 45893:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(57975)
 const { markAsUncloneable } = __nccwpck_require__(75919)
-const { toUSVString } = __nccwpck_require__(84640)
+const { toUSVString } = __nccwpck_require__(3440)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -51935,7 +51935,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 92927:
+/***/ 22607:
 /***/ ((module) => {
 
 
@@ -52232,7 +52232,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 54848:
+/***/ 48355:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52241,16 +52241,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(20410)
+} = __nccwpck_require__(53610)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(14929)
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
+} = __nccwpck_require__(20961)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -52583,12 +52583,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 45549:
+/***/ 88573:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
+const { webidl } = __nccwpck_require__(45893)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -52668,7 +52668,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 14929:
+/***/ 20961:
 /***/ ((module) => {
 
 
@@ -52685,7 +52685,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 20410:
+/***/ 53610:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -52696,10 +52696,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(14929)
-const { ProgressEvent } = __nccwpck_require__(45549)
-const { getEncoding } = __nccwpck_require__(92927)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(57708)
+} = __nccwpck_require__(20961)
+const { ProgressEvent } = __nccwpck_require__(88573)
+const { getEncoding } = __nccwpck_require__(22607)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(51900)
 const { types } = __nccwpck_require__(57975)
 const { StringDecoder } = __nccwpck_require__(13193)
 const { btoa } = __nccwpck_require__(4573)
@@ -53083,27 +53083,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7905:
+/***/ 86897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(26096)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(20736)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(90032)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(31025)
-const { channels } = __nccwpck_require__(53374)
-const { CloseEvent } = __nccwpck_require__(77316)
-const { makeRequest } = __nccwpck_require__(30175)
-const { fetching } = __nccwpck_require__(58702)
-const { Headers, getHeadersList } = __nccwpck_require__(75524)
-const { getDecodeSplit } = __nccwpck_require__(19520)
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
+} = __nccwpck_require__(61216)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(98625)
+const { channels } = __nccwpck_require__(42414)
+const { CloseEvent } = __nccwpck_require__(15188)
+const { makeRequest } = __nccwpck_require__(9967)
+const { fetching } = __nccwpck_require__(54398)
+const { Headers, getHeadersList } = __nccwpck_require__(60660)
+const { getDecodeSplit } = __nccwpck_require__(73168)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
 
 /** @type {import('crypto')} */
 let crypto
@@ -53461,7 +53461,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 26096:
+/***/ 20736:
 /***/ ((module) => {
 
 
@@ -53534,14 +53534,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 77316:
+/***/ 15188:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
-const { kEnumerableProperty } = __nccwpck_require__(84640)
-const { kConstruct } = __nccwpck_require__(64043)
+const { webidl } = __nccwpck_require__(45893)
+const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(36443)
 const { MessagePort } = __nccwpck_require__(75919)
 
 /**
@@ -53870,12 +53870,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 89104:
+/***/ 3264:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(26096)
+const { maxUnsigned16Bit } = __nccwpck_require__(20736)
 
 const BUFFER_SIZE = 16386
 
@@ -53973,14 +53973,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31869:
+/***/ 19469:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(38522)
-const { isValidClientWindowBits } = __nccwpck_require__(31025)
-const { MessageSizeExceededError } = __nccwpck_require__(44627)
+const { isValidClientWindowBits } = __nccwpck_require__(98625)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -54085,16 +54085,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 99332:
+/***/ 81652:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(57075)
 const assert = __nccwpck_require__(34589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(26096)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(90032)
-const { channels } = __nccwpck_require__(53374)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(20736)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(61216)
+const { channels } = __nccwpck_require__(42414)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -54104,11 +54104,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(31025)
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
-const { closeWebSocketConnection } = __nccwpck_require__(7905)
-const { PerMessageDeflate } = __nccwpck_require__(31869)
-const { MessageSizeExceededError } = __nccwpck_require__(44627)
+} = __nccwpck_require__(98625)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
+const { closeWebSocketConnection } = __nccwpck_require__(86897)
+const { PerMessageDeflate } = __nccwpck_require__(19469)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -54619,14 +54619,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 59388:
+/***/ 13900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(89104)
-const { opcodes, sendHints } = __nccwpck_require__(26096)
-const FixedQueue = __nccwpck_require__(95844)
+const { WebsocketFrameSend } = __nccwpck_require__(3264)
+const { opcodes, sendHints } = __nccwpck_require__(20736)
+const FixedQueue = __nccwpck_require__(64660)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -54730,7 +54730,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 90032:
+/***/ 61216:
 /***/ ((module) => {
 
 
@@ -54749,16 +54749,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 31025:
+/***/ 98625:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(90032)
-const { states, opcodes } = __nccwpck_require__(26096)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(77316)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(61216)
+const { states, opcodes } = __nccwpck_require__(20736)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(15188)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(57708)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(51900)
 
 /* globals Blob */
 
@@ -55078,15 +55078,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 71886:
+/***/ 13726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(15701)
-const { URLSerializer } = __nccwpck_require__(57708)
-const { environmentSettingsObject } = __nccwpck_require__(19520)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(26096)
+const { webidl } = __nccwpck_require__(45893)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(20736)
 const {
   kWebSocketURL,
   kReadyState,
@@ -55095,21 +55095,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(90032)
+} = __nccwpck_require__(61216)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(31025)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(7905)
-const { ByteParser } = __nccwpck_require__(99332)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(84640)
-const { getGlobalDispatcher } = __nccwpck_require__(78421)
+} = __nccwpck_require__(98625)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(86897)
+const { ByteParser } = __nccwpck_require__(81652)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
 const { types } = __nccwpck_require__(57975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(77316)
-const { SendQueue } = __nccwpck_require__(59388)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(15188)
+const { SendQueue } = __nccwpck_require__(13900)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -55680,7 +55680,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8390:
+/***/ 50304:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55723,7 +55723,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 
 /***/ }),
 
-/***/ 46972:
+/***/ 55330:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -55739,7 +55739,7 @@ function parseRetryAfter(value, nowMs, capMs = MAX_RETRY_AFTER_MS) {
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(57975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(15326);
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(44942);
 /**
  * The action's one HTTP transport, `@actions/http-client`: it routes each request through the runner's proxy
  * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, and their lower-case forms; loopback hosts go direct), for the
@@ -55965,7 +55965,7 @@ async function sendHttp(req) {
 
 /***/ }),
 
-/***/ 51484:
+/***/ 50470:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56001,7 +56001,7 @@ const SYNC_SUITE_EXECUTE_TIMEOUT_MS = 21 * 60_000;
 
 /***/ }),
 
-/***/ 27865:
+/***/ 22799:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56142,7 +56142,7 @@ function withoutQuery(url) {
 
 /***/ }),
 
-/***/ 43082:
+/***/ 93916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56166,7 +56166,7 @@ function refName(ref) {
 
 /***/ }),
 
-/***/ 43487:
+/***/ 45309:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56193,7 +56193,7 @@ function resultImages(result) {
 
 /***/ }),
 
-/***/ 30373:
+/***/ 39987:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56239,7 +56239,7 @@ function unrefTimer(ms, onExpire) {
 
 /***/ }),
 
-/***/ 63265:
+/***/ 81095:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56268,7 +56268,7 @@ function messageOf(error) {
 
 /***/ }),
 
-/***/ 12888:
+/***/ 51418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56276,7 +56276,7 @@ function messageOf(error) {
 /* harmony export */   PJ: () => (/* binding */ stopReason),
 /* harmony export */   Si: () => (/* binding */ EXTRA_TIME_LIMIT_MS)
 /* harmony export */ });
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30373);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(39987);
 /** Time limits of the extras: a signal that fires on a workflow cancel or at the limit, and says which. */
 
 /** Time limit of each extra that talks to a service (the history, the pull-request comment, the failure issue), ms. */
@@ -56319,7 +56319,7 @@ async function withinTimeLimit(cancel, ms, task, clock = _clock_js__WEBPACK_IMPO
 
 /***/ }),
 
-/***/ 70014:
+/***/ 73596:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56351,7 +56351,7 @@ function formatDuration(ms) {
 
 /***/ }),
 
-/***/ 57582:
+/***/ 69248:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56364,7 +56364,7 @@ function formatDuration(ms) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(27865);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(22799);
 /** The GitHub context: every `GITHUB_*`, `RUNNER_*` and `ACTIONS_*` variable is read here (docs/architecture.md). */
 
 
@@ -56471,7 +56471,7 @@ function failureIssueKey(context, commentKeyInput) {
 
 /***/ }),
 
-/***/ 12490:
+/***/ 63352:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56483,9 +56483,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(70014);
+var words = __nccwpck_require__(73596);
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(54142);
+var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/progress.ts
 /** `a, b, c` or, past five ids, `a, b, c, d, e and 95 more`. */
 function foldIds(ids) {
@@ -56512,15 +56512,15 @@ function problemLines(problems) {
 }
 
 // EXTERNAL MODULE: ./src/report/model-test.ts
-var model_test = __nccwpck_require__(13878);
+var model_test = __nccwpck_require__(18620);
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(56210);
+var phrases = __nccwpck_require__(64792);
 // EXTERNAL MODULE: ./src/api/redact.ts
-var redact = __nccwpck_require__(27865);
+var redact = __nccwpck_require__(22799);
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(43082);
+var refs = __nccwpck_require__(93916);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(76113);
+var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/console.ts
 
 
@@ -56650,7 +56650,7 @@ function consoleReporter(log) {
 
 /***/ }),
 
-/***/ 96448:
+/***/ 34518:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56660,14 +56660,14 @@ function consoleReporter(log) {
 /* harmony export */   uT: () => (/* binding */ noHistoryNote)
 /* harmony export */ });
 /* unused harmony exports HISTORY_RUNS, historyLine */
-/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(51484);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(27865);
-/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43082);
-/* harmony import */ var _common_log_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(63265);
-/* harmony import */ var _common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(12888);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(70014);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(46997);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(14798);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(50470);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(93916);
+/* harmony import */ var _common_log_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(81095);
+/* harmony import */ var _common_time_limit_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51418);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(73596);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(96867);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18296);
 
 
 
@@ -56779,7 +56779,7 @@ function renderHistorySection(report, history) {
 
 /***/ }),
 
-/***/ 13878:
+/***/ 18620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56789,11 +56789,11 @@ function renderHistorySection(report, history) {
 /* harmony export */   uu: () => (/* binding */ failingStepOf),
 /* harmony export */   wD: () => (/* binding */ numberOrNull)
 /* harmony export */ });
-/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(43082);
-/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43487);
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
-/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(27865);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76113);
+/* harmony import */ var _api_refs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93916);
+/* harmony import */ var _api_screenshots_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(45309);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _api_redact_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(22799);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(65655);
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
 
 
@@ -56981,7 +56981,7 @@ function numberOrNull(value) {
 
 /***/ }),
 
-/***/ 46997:
+/***/ 96867:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -56989,12 +56989,12 @@ function numberOrNull(value) {
 /* harmony export */   FK: () => (/* binding */ buildReport),
 /* harmony export */   yv: () => (/* binding */ buildStartedReport)
 /* harmony export */ });
-/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(68004);
-/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54142);
-/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(13878);
-/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(12490);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(76113);
+/* harmony import */ var _run_outcome_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44370);
+/* harmony import */ var _run_stop_deadline_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22800);
+/* harmony import */ var _model_test_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18620);
+/* harmony import */ var _console_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(63352);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(65655);
 /** The report model: one normalized, cleaned picture of a run (ms, ISO 8601 dates), read by every renderer. */
 
 
@@ -57120,7 +57120,7 @@ function* allTests(report) {
 
 /***/ }),
 
-/***/ 56210:
+/***/ 64792:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57135,7 +57135,7 @@ function* allTests(report) {
 /* harmony export */   ow: () => (/* binding */ stepSentence),
 /* harmony export */   vO: () => (/* binding */ stepLabel)
 /* harmony export */ });
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(70014);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73596);
 /** Sentences about a test that several renderers share: plain text, escaped by each renderer. */
 
 /** `Checkout › Pay [firefox · row 2]`: a name and the label of the variant it ran in, if any. */
@@ -57242,7 +57242,7 @@ function sameError(a, b) {
 
 /***/ }),
 
-/***/ 14798:
+/***/ 18296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57257,9 +57257,9 @@ function sameError(a, b) {
 /* harmony export */   zV: () => (/* binding */ groupTests),
 /* harmony export */   zX: () => (/* binding */ groupBlock)
 /* harmony export */ });
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46997);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(96867);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
 
 
@@ -57433,7 +57433,7 @@ function count(groups) {
 
 /***/ }),
 
-/***/ 25880:
+/***/ 57994:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57443,10 +57443,10 @@ function count(groups) {
 /* harmony export */   p3: () => (/* binding */ DEFAULT_TITLE)
 /* harmony export */ });
 /* unused harmony export DEFAULT_SUMMARY_MAX_BYTES */
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(14798);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70014);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(56210);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76113);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(18296);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(73596);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(64792);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(65655);
 
 
 
@@ -57674,7 +57674,7 @@ function startedSummary(report, head, options, maxBytes) {
 
 /***/ }),
 
-/***/ 76113:
+/***/ 65655:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57746,7 +57746,7 @@ function safeUrl(url) {
 
 /***/ }),
 
-/***/ 68004:
+/***/ 44370:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -57762,8 +57762,8 @@ function safeUrl(url) {
 /* harmony export */   q2: () => (/* binding */ isSuiteResultOver),
 /* harmony export */   ug: () => (/* binding */ failsStep)
 /* harmony export */ });
-/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51484);
-/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70014);
+/* harmony import */ var _api_limits_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(50470);
+/* harmony import */ var _common_words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73596);
 /** The verdict, the one pure module that classifies, counts and decides; every report renders it (docs/architecture.md). */
 
 
@@ -57989,7 +57989,7 @@ function isSuiteResultOver(result) {
 
 /***/ }),
 
-/***/ 54142:
+/***/ 22800:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -58375,18 +58375,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 2197:
+/***/ 57349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveBlockMap = __nccwpck_require__(143);
-var resolveBlockSeq = __nccwpck_require__(91854);
-var resolveFlowCollection = __nccwpck_require__(9030);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -58472,15 +58472,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 83:
+/***/ 23683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(573);
-var composeNode = __nccwpck_require__(84961);
-var resolveEnd = __nccwpck_require__(71020);
-var resolveProps = __nccwpck_require__(70775);
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -58524,17 +58524,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 84961:
+/***/ 45937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var composeCollection = __nccwpck_require__(2197);
-var composeScalar = __nccwpck_require__(43573);
-var resolveEnd = __nccwpck_require__(71020);
-var utilEmptyScalarPosition = __nccwpck_require__(28407);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -58643,15 +58643,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 43573:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var resolveBlockScalar = __nccwpck_require__(25089);
-var resolveFlowScalar = __nccwpck_require__(45882);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -58738,18 +58738,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 13104:
+/***/ 89984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(2606);
-var Document = __nccwpck_require__(573);
-var errors = __nccwpck_require__(20152);
-var identity = __nccwpck_require__(24919);
-var composeDoc = __nccwpck_require__(83);
-var resolveEnd = __nccwpck_require__(71020);
+var directives = __nccwpck_require__(61342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -58969,17 +58969,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 143:
+/***/ 87103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
-var resolveProps = __nccwpck_require__(70775);
-var utilContainsNewline = __nccwpck_require__(74283);
-var utilFlowIndentCheck = __nccwpck_require__(11795);
-var utilMapIncludes = __nccwpck_require__(51091);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -59093,12 +59093,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 25089:
+/***/ 48913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -59300,14 +59300,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 91854:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveProps = __nccwpck_require__(70775);
-var utilFlowIndentCheck = __nccwpck_require__(11795);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -59358,7 +59358,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 71020:
+/***/ 17788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59404,19 +59404,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 9030:
+/***/ 13142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var resolveEnd = __nccwpck_require__(71020);
-var resolveProps = __nccwpck_require__(70775);
-var utilContainsNewline = __nccwpck_require__(74283);
-var utilMapIncludes = __nccwpck_require__(51091);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -59620,13 +59620,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 45882:
+/***/ 76842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var resolveEnd = __nccwpck_require__(71020);
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -59855,7 +59855,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 70775:
+/***/ 34631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60010,7 +60010,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 74283:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60053,7 +60053,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 28407:
+/***/ 22599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60088,12 +60088,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 11795:
+/***/ 74051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(74283);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -60112,12 +60112,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 51091:
+/***/ 81187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -60134,22 +60134,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 573:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var toJS = __nccwpck_require__(53899);
-var Schema = __nccwpck_require__(28224);
-var stringifyDocument = __nccwpck_require__(72285);
-var anchors = __nccwpck_require__(79196);
-var applyReviver = __nccwpck_require__(50909);
-var createNode = __nccwpck_require__(91732);
-var directives = __nccwpck_require__(2606);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -60478,13 +60478,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 79196:
+/***/ 71596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var visit = __nccwpck_require__(12588);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -60561,7 +60561,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 50909:
+/***/ 83661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60625,14 +60625,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 91732:
+/***/ 42404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -60722,13 +60722,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 2606:
+/***/ 61342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var visit = __nccwpck_require__(12588);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 const escapeChars = {
     '!': '%21',
@@ -60907,7 +60907,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 20152:
+/***/ 91464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -60976,28 +60976,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 43439:
+/***/ 38815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(13104);
-var Document = __nccwpck_require__(573);
-var Schema = __nccwpck_require__(28224);
-var errors = __nccwpck_require__(20152);
-var Alias = __nccwpck_require__(97105);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var cst = __nccwpck_require__(49877);
-var lexer = __nccwpck_require__(65145);
-var lineCounter = __nccwpck_require__(41460);
-var parser = __nccwpck_require__(2064);
-var publicApi = __nccwpck_require__(64543);
-var visit = __nccwpck_require__(12588);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
 
 
 
@@ -61034,7 +61034,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 77297:
+/***/ 57249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -61060,16 +61060,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 97105:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(79196);
-var visit = __nccwpck_require__(12588);
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
-var toJS = __nccwpck_require__(53899);
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -61187,14 +61187,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 44661:
+/***/ 40101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -61345,14 +61345,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 44833:
+/***/ 66673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(50909);
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 class NodeBase {
     constructor(type) {
@@ -61392,15 +61392,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 75773:
+/***/ 57165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var stringifyPair = __nccwpck_require__(27764);
-var addPairToJSMap = __nccwpck_require__(88768);
-var identity = __nccwpck_require__(24919);
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -61438,14 +61438,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 50389:
+/***/ 63301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Node = __nccwpck_require__(44833);
-var toJS = __nccwpck_require__(53899);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -61472,17 +61472,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 65462:
+/***/ 84454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(94156);
-var addPairToJSMap = __nccwpck_require__(88768);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -61626,17 +61626,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 66831:
+/***/ 92223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(91732);
-var stringifyCollection = __nccwpck_require__(94156);
-var Collection = __nccwpck_require__(44661);
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var toJS = __nccwpck_require__(53899);
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -61748,16 +61748,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 88768:
+/***/ 97104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(77297);
-var merge = __nccwpck_require__(29380);
-var stringify = __nccwpck_require__(9300);
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -61820,7 +61820,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 24919:
+/***/ 41127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -61880,12 +61880,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 53899:
+/***/ 74043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -61926,15 +61926,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 90334:
+/***/ 60110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(25089);
-var resolveFlowScalar = __nccwpck_require__(45882);
-var errors = __nccwpck_require__(20152);
-var stringifyString = __nccwpck_require__(81773);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -62151,7 +62151,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 13701:
+/***/ 91733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62221,7 +62221,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 15235:
+/***/ 97715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62327,14 +62327,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 49877:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(90334);
-var cstStringify = __nccwpck_require__(13701);
-var cstVisit = __nccwpck_require__(15235);
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -62446,12 +62446,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 65145:
+/***/ 40361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(49877);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -63176,7 +63176,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 41460:
+/***/ 66628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -63224,14 +63224,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 2064:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(49877);
-var lexer = __nccwpck_require__(65145);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(40361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -64211,18 +64211,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 64543:
+/***/ 84047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(13104);
-var Document = __nccwpck_require__(573);
-var errors = __nccwpck_require__(20152);
-var log = __nccwpck_require__(77297);
-var identity = __nccwpck_require__(24919);
-var lineCounter = __nccwpck_require__(41460);
-var parser = __nccwpck_require__(2064);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -64325,16 +64325,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 28224:
+/***/ 45840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var map = __nccwpck_require__(24043);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var tags = __nccwpck_require__(36178);
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -64371,13 +64371,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 24043:
+/***/ 47451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var YAMLMap = __nccwpck_require__(65462);
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
 
 const map = {
     collection: 'map',
@@ -64397,12 +64397,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 15632:
+/***/ 73632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 const nullTag = {
     identify: value => value == null,
@@ -64421,13 +64421,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 17562:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var YAMLSeq = __nccwpck_require__(66831);
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
 
 const seq = {
     collection: 'seq',
@@ -64447,12 +64447,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 94704:
+/***/ 66464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(81773);
+var stringifyString = __nccwpck_require__(83069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -64470,12 +64470,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 74359:
+/***/ 73959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -64498,13 +64498,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 66229:
+/***/ 38405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var stringifyNumber = __nccwpck_require__(13569);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64552,12 +64552,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 27602:
+/***/ 59874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -64601,18 +64601,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 27904:
+/***/ 70896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var bool = __nccwpck_require__(74359);
-var float = __nccwpck_require__(66229);
-var int = __nccwpck_require__(27602);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
 
 const schema = [
     map.map,
@@ -64633,14 +64633,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 48647:
+/***/ 33559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var map = __nccwpck_require__(24043);
-var seq = __nccwpck_require__(17562);
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -64704,27 +64704,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 36178:
+/***/ 90018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var bool = __nccwpck_require__(74359);
-var float = __nccwpck_require__(66229);
-var int = __nccwpck_require__(27602);
-var schema = __nccwpck_require__(27904);
-var schema$1 = __nccwpck_require__(48647);
-var binary = __nccwpck_require__(64355);
-var merge = __nccwpck_require__(29380);
-var omap = __nccwpck_require__(96431);
-var pairs = __nccwpck_require__(49281);
-var schema$2 = __nccwpck_require__(93081);
-var set = __nccwpck_require__(62504);
-var timestamp = __nccwpck_require__(54960);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -64810,14 +64810,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 64355:
+/***/ 56083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(20181);
-var Scalar = __nccwpck_require__(50389);
-var stringifyString = __nccwpck_require__(81773);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -64887,12 +64887,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 36158:
+/***/ 88398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
+var Scalar = __nccwpck_require__(63301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -64923,13 +64923,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 10838:
+/***/ 35782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var stringifyNumber = __nccwpck_require__(13569);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -64980,12 +64980,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 45609:
+/***/ 10873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -65063,13 +65063,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 29380:
+/***/ 90452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -65141,16 +65141,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 96431:
+/***/ 50303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var toJS = __nccwpck_require__(53899);
-var YAMLMap = __nccwpck_require__(65462);
-var YAMLSeq = __nccwpck_require__(66831);
-var pairs = __nccwpck_require__(49281);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -65225,15 +65225,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 49281:
+/***/ 18385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var Scalar = __nccwpck_require__(50389);
-var YAMLSeq = __nccwpck_require__(66831);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -65314,24 +65314,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 93081:
+/***/ 35913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(24043);
-var _null = __nccwpck_require__(15632);
-var seq = __nccwpck_require__(17562);
-var string = __nccwpck_require__(94704);
-var binary = __nccwpck_require__(64355);
-var bool = __nccwpck_require__(36158);
-var float = __nccwpck_require__(10838);
-var int = __nccwpck_require__(45609);
-var merge = __nccwpck_require__(29380);
-var omap = __nccwpck_require__(96431);
-var pairs = __nccwpck_require__(49281);
-var set = __nccwpck_require__(62504);
-var timestamp = __nccwpck_require__(54960);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schema = [
     map.map,
@@ -65362,14 +65362,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 62504:
+/***/ 81528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Pair = __nccwpck_require__(75773);
-var YAMLMap = __nccwpck_require__(65462);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -65465,12 +65465,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 54960:
+/***/ 24371:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(13569);
+var stringifyNumber = __nccwpck_require__(28689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -65577,7 +65577,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 69915:
+/***/ 34475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65735,15 +65735,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 9300:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(79196);
-var identity = __nccwpck_require__(24919);
-var stringifyComment = __nccwpck_require__(66599);
-var stringifyString = __nccwpck_require__(81773);
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -65874,14 +65874,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 94156:
+/***/ 61212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -66036,7 +66036,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 66599:
+/***/ 59799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -66067,14 +66067,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 72285:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -66161,7 +66161,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 13569:
+/***/ 28689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -66195,15 +66195,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 27764:
+/***/ 59748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
-var Scalar = __nccwpck_require__(50389);
-var stringify = __nccwpck_require__(9300);
-var stringifyComment = __nccwpck_require__(66599);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -66354,13 +66354,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 81773:
+/***/ 83069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(50389);
-var foldFlowLines = __nccwpck_require__(69915);
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -66699,12 +66699,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 12588:
+/***/ 10204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(24919);
+var identity = __nccwpck_require__(41127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -66942,7 +66942,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 94846:
+/***/ 33838:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66967,7 +66967,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(70857);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -67003,7 +67003,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -67099,7 +67099,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(79896);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -67136,11 +67136,11 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(15326);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
-var auth = __nccwpck_require__(63873);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(92145);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67214,7 +67214,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67495,7 +67495,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -67529,9 +67529,9 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ../main/node_modules/@actions/exec/lib/exec.js + 2 modules
-var lib_exec = __nccwpck_require__(97964);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
+var lib_exec = __nccwpck_require__(75260);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67596,7 +67596,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -67917,7 +67917,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 97964:
+/***/ 75260:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67938,13 +67938,13 @@ var external_events_ = __nccwpck_require__(24434);
 var external_child_process_ = __nccwpck_require__(35317);
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io.js
-var io = __nccwpck_require__(86413);
-// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io-util.js
-var io_util = __nccwpck_require__(50378);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(88701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68532,7 +68532,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -68615,7 +68615,7 @@ function getExecOutput(commandLine, args, options) {
 
 /***/ }),
 
-/***/ 63873:
+/***/ 92145:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -68700,7 +68700,7 @@ class PersonalAccessTokenCredentialHandler {
 
 /***/ }),
 
-/***/ 15326:
+/***/ 44942:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68718,7 +68718,7 @@ var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(65692);
 var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -68809,11 +68809,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ../main/node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(58482);
-// EXTERNAL MODULE: ../main/node_modules/undici/index.js
-var undici = __nccwpck_require__(42480);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(20770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(46752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -69513,7 +69513,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 50378:
+/***/ 90:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69717,7 +69717,7 @@ function getCmdPath() {
 
 /***/ }),
 
-/***/ 86413:
+/***/ 88701:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -69729,7 +69729,7 @@ function getCmdPath() {
 /* unused harmony exports mv, findInPath */
 /* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42613);
 /* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(16928);
-/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(50378);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -70004,7 +70004,7 @@ function copyFile(srcFile, destFile, force) {
 
 /***/ }),
 
-/***/ 46354:
+/***/ 70370:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70015,7 +70015,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: limitFunction
 
-;// CONCATENATED MODULE: ../main/node_modules/yocto-queue/index.js
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
 /*
 How it works:
 `this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
@@ -70107,7 +70107,7 @@ class Queue {
 	}
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/p-limit/index.js
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
 
 
 function pLimit(concurrency) {
@@ -70470,11 +70470,11 @@ function validateConcurrency(concurrency) {
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __nccwpck_require__(57582);
+var src_github = __nccwpck_require__(69248);
 // EXTERNAL MODULE: ./src/common/clock.ts
-var common_clock = __nccwpck_require__(30373);
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
-var core = __nccwpck_require__(94846);
+var common_clock = __nccwpck_require__(39987);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __nccwpck_require__(33838);
 ;// CONCATENATED MODULE: ./src/common/sink.ts
 /** Where the action's words go: the part of `@actions/core` the action uses, so a test can hand in its own. */
 
@@ -70513,8 +70513,8 @@ var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ../main/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(43439);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(38815);
 ;// CONCATENATED MODULE: ./src/inputs/action-defaults.ts
 /**
  * The defaults of `action.yml`. The runner applies them to inputs a workflow leaves out; the action applies
@@ -70573,15 +70573,15 @@ function processDeps() {
 }
 
 // EXTERNAL MODULE: ./src/api/redact.ts
-var api_redact = __nccwpck_require__(27865);
+var api_redact = __nccwpck_require__(22799);
 // EXTERNAL MODULE: ./src/common/log.ts
-var log = __nccwpck_require__(63265);
+var log = __nccwpck_require__(81095);
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __nccwpck_require__(70014);
+var words = __nccwpck_require__(73596);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(25880);
+var summary = __nccwpck_require__(57994);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __nccwpck_require__(76113);
+var report_text = __nccwpck_require__(65655);
 ;// CONCATENATED MODULE: ./src/action/boundary.ts
 /**
  * The process boundary of the main step (docs/architecture.md, "The process boundary"): the process exits 0
@@ -70671,8 +70671,8 @@ function exitCodeAfterRun(progress, sink, exitCode) {
     return 1;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(46354);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** `ApiError`, the one error the API client throws: a code for the stage that failed; all redacted. */
 /** An error of the API client; `message` names endpoint, cause and what to do, the fields (all redacted) the same facts. */
@@ -70719,7 +70719,7 @@ function endSentence(text) {
 }
 
 // EXTERNAL MODULE: ./src/api/http.ts
-var http = __nccwpck_require__(46972);
+var http = __nccwpck_require__(55330);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 /** Reading answers: tolerant JSON, envelopes (docs/api-contract.md, "Conventions", "Errors"), excerpts. */
 const CONTROL_ESCAPES = {
@@ -70797,7 +70797,7 @@ function readEnvelope(value) {
 }
 
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var backoff = __nccwpck_require__(8390);
+var backoff = __nccwpck_require__(50304);
 ;// CONCATENATED MODULE: ./src/api/failures.ts
 /** Failed attempts: the facts for the retry decision and the redacted `ApiError` (docs/api-contract.md, "Errors"). */
 
@@ -71283,7 +71283,7 @@ function encodeExecuteOptions(options, target) {
 }
 
 // EXTERNAL MODULE: ./src/api/limits.ts
-var limits = __nccwpck_require__(51484);
+var limits = __nccwpck_require__(50470);
 ;// CONCATENATED MODULE: ./src/api/execute.ts
 
 
@@ -71631,7 +71631,7 @@ class Transport {
 }
 
 // EXTERNAL MODULE: ./src/api/refs.ts
-var refs = __nccwpck_require__(43082);
+var refs = __nccwpck_require__(93916);
 ;// CONCATENATED MODULE: ./src/api/client.ts
 
 
@@ -72036,9 +72036,9 @@ function shortSecretWarnings(values) {
 }
 
 // EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __nccwpck_require__(12888);
+var time_limit = __nccwpck_require__(51418);
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var report_console = __nccwpck_require__(12490);
+var report_console = __nccwpck_require__(63352);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:readline"
@@ -72072,7 +72072,7 @@ async function findAgent(provider, searchPath, log) {
         throw new Error(`${provider.command} is not on PATH and there is no download of it for ${process.platform}/${process.arch}: install it in an earlier step`);
     }
     // Loaded only here: most runs never download an agent.
-    const toolCache = await __nccwpck_require__.e(/* import() */ 213).then(__nccwpck_require__.bind(__nccwpck_require__, 39213));
+    const toolCache = await __nccwpck_require__.e(/* import() */ 805).then(__nccwpck_require__.bind(__nccwpck_require__, 59805));
     const file = keptFile(provider, asset, toolCache) ?? (await download(provider, asset, toolCache, log));
     const actual = await sha256Of(file);
     if (actual !== asset.sha256.toLowerCase()) {
@@ -73071,7 +73071,7 @@ var external_path_ = __nccwpck_require__(16928);
 var external_url_ = __nccwpck_require__(87016);
 ;// CONCATENATED MODULE: external "module"
 const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ../main/node_modules/fdir/dist/index.mjs
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
 
 
 
@@ -73642,9 +73642,9 @@ var Builder = class {
 
 //#endregion
 
-// EXTERNAL MODULE: ../main/node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(6310);
-;// CONCATENATED MODULE: ../main/node_modules/tinyglobby/dist/index.mjs
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(14006);
+;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
 
 
 
@@ -74847,7 +74847,7 @@ class RateBudget {
 }
 
 // EXTERNAL MODULE: ./src/run/outcome/outcome.ts
-var outcome = __nccwpck_require__(68004);
+var outcome = __nccwpck_require__(44370);
 ;// CONCATENATED MODULE: ./src/run/kinds.ts
 
 /** The calls and links of each kind of remote result (docs/api-contract.md, "Polling a run"). */
@@ -75436,7 +75436,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
 }
 
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
-var deadline = __nccwpck_require__(54142);
+var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
 
 
@@ -77353,7 +77353,7 @@ async function publishForReport(inputs, summary, options) {
     let published = null;
     try {
         // Loaded on demand: the artifact client is large and most of the run does not need it.
-        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 722).then(__nccwpck_require__.bind(__nccwpck_require__, 58722));
+        const { publishScreenshots } = await __nccwpck_require__.e(/* import() */ 554).then(__nccwpck_require__.bind(__nccwpck_require__, 16554));
         published = await publishScreenshots(summary, {
             mode: inputs.screenshots,
             artifactName: inputs.artifactName,
@@ -77394,9 +77394,9 @@ function workspacePath(file, workspace) {
 }
 
 // EXTERNAL MODULE: ./src/report/history.ts
-var report_history = __nccwpck_require__(96448);
+var report_history = __nccwpck_require__(34518);
 // EXTERNAL MODULE: ./src/report/model.ts
-var model = __nccwpck_require__(46997);
+var model = __nccwpck_require__(96867);
 ;// CONCATENATED MODULE: ./src/report/module-names.ts
 
 
@@ -77472,7 +77472,7 @@ function withModuleNames(report, names) {
 }
 
 // EXTERNAL MODULE: ./src/report/phrases.ts
-var phrases = __nccwpck_require__(56210);
+var phrases = __nccwpck_require__(64792);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 
 
@@ -77565,8 +77565,8 @@ function cap(list, level, what, slots) {
     return kept;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/junit-report-builder/dist/index.js
-var junit_report_builder_dist = __nccwpck_require__(64752);
+// EXTERNAL MODULE: ./node_modules/junit-report-builder/dist/index.js
+var junit_report_builder_dist = __nccwpck_require__(51072);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(junit_report_builder_dist);
 ;// CONCATENATED MODULE: ./src/report/junit-builder.ts
 /**
@@ -78061,7 +78061,7 @@ function* resultsJsonChunks(report) {
 }
 
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
-var summary_failures = __nccwpck_require__(14798);
+var summary_failures = __nccwpck_require__(18296);
 ;// CONCATENATED MODULE: ./src/report/writers.ts
 
 
@@ -78145,7 +78145,7 @@ const pullRequestComment = {
             sink.warning('pr-comment: no github-token; no comment.');
             return;
         }
-        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(980)]).then(__nccwpck_require__.bind(__nccwpck_require__, 30980));
+        const { renderPullRequestComment, upsertPullRequestComment } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(914)]).then(__nccwpck_require__.bind(__nccwpck_require__, 71914));
         const runUrl = (0,src_github/* workflowRunUrl */.CX)(github);
         const key = (0,src_github/* commentKey */.Td)(github, inputs.commentKey);
         await (0,time_limit/* withinTimeLimit */.A0)(cancel, time_limit/* EXTRA_TIME_LIMIT_MS */.Si, (signal) => upsertPullRequestComment({
@@ -78183,7 +78183,7 @@ const failureIssue = {
             sink.info(`failure-issue: ${eventName ? `a ${eventName} run` : 'a run of no known event'} does not own the failure issue (failure-issue-events: ${inputs.failureIssueEvents.join(', ')}); no issue.`);
             return;
         }
-        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(823), __nccwpck_require__.e(601)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2601));
+        const { renderFailures, trackFailureIssue } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(992)]).then(__nccwpck_require__.bind(__nccwpck_require__, 95992));
         const redact = (0,api_redact/* createRedactor */.lY)(inputs.secrets);
         const attempt = github.runAttempt ?? '1';
         const runLabel = `run ${github.runId ?? 'outside GitHub'}${attempt === '1' ? '' : ` (attempt ${attempt})`}`;

@@ -1,8 +1,8 @@
-export const id = 213;
-export const ids = [213];
+export const id = 805;
+export const ids = [805];
 export const modules = {
 
-/***/ 61920:
+/***/ 37712:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -142,17 +142,17 @@ class Comparator {
 
 module.exports = Comparator
 
-const parseOptions = __webpack_require__(76939)
-const { safeRe: re, t } = __webpack_require__(72214)
-const cmp = __webpack_require__(36191)
-const debug = __webpack_require__(18312)
-const SemVer = __webpack_require__(45348)
-const Range = __webpack_require__(45335)
+const parseOptions = __webpack_require__(35131)
+const { safeRe: re, t } = __webpack_require__(76102)
+const cmp = __webpack_require__(89647)
+const debug = __webpack_require__(11736)
+const SemVer = __webpack_require__(86644)
+const Range = __webpack_require__(54535)
 
 
 /***/ }),
 
-/***/ 45335:
+/***/ 54535:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -374,22 +374,22 @@ class Range {
 
 module.exports = Range
 
-const LRU = __webpack_require__(59210)
+const LRU = __webpack_require__(61018)
 const cache = new LRU()
 
-const parseOptions = __webpack_require__(76939)
-const Comparator = __webpack_require__(61920)
-const debug = __webpack_require__(18312)
-const SemVer = __webpack_require__(45348)
-const trimComparatorWhitespace = __webpack_require__(15412)
+const parseOptions = __webpack_require__(35131)
+const Comparator = __webpack_require__(37712)
+const debug = __webpack_require__(11736)
+const SemVer = __webpack_require__(86644)
+const trimComparatorWhitespace = __webpack_require__(33316)
 const {
   safeRe: re,
   src,
   t,
   tildeTrimReplace,
   caretTrimReplace,
-} = __webpack_require__(72214)
-const { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = __webpack_require__(94266)
+} = __webpack_require__(76102)
+const { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = __webpack_require__(89962)
 
 // unbounded global build-metadata stripper used by parseRange
 const BUILDSTRIPRE = new RegExp(src[t.BUILD], 'g')
@@ -736,17 +736,17 @@ const testSet = (set, version, options) => {
 
 /***/ }),
 
-/***/ 45348:
+/***/ 86644:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const debug = __webpack_require__(18312)
-const { MAX_LENGTH, MAX_SAFE_INTEGER } = __webpack_require__(94266)
-const { safeRe: re, t } = __webpack_require__(72214)
+const debug = __webpack_require__(11736)
+const { MAX_LENGTH, MAX_SAFE_INTEGER } = __webpack_require__(89962)
+const { safeRe: re, t } = __webpack_require__(76102)
 
-const parseOptions = __webpack_require__(76939)
-const { compareIdentifiers } = __webpack_require__(40435)
+const parseOptions = __webpack_require__(35131)
+const { compareIdentifiers } = __webpack_require__(73411)
 
 const isPrereleaseIdentifier = (prerelease, identifier) => {
   const identifiers = identifier.split('.')
@@ -1093,12 +1093,12 @@ module.exports = SemVer
 
 /***/ }),
 
-/***/ 30326:
+/***/ 63590:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(75728)
+const parse = __webpack_require__(22080)
 const clean = (version, options) => {
   const s = parse(version.trim().replace(/^[=v]+/, ''), options)
   return s ? s.version : null
@@ -1108,17 +1108,17 @@ module.exports = clean
 
 /***/ }),
 
-/***/ 36191:
+/***/ 89647:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const eq = __webpack_require__(85121)
-const neq = __webpack_require__(32831)
-const gt = __webpack_require__(16748)
-const gte = __webpack_require__(78137)
-const lt = __webpack_require__(54211)
-const lte = __webpack_require__(77824)
+const eq = __webpack_require__(273)
+const neq = __webpack_require__(62991)
+const gt = __webpack_require__(83740)
+const gte = __webpack_require__(96297)
+const lt = __webpack_require__(72115)
+const lte = __webpack_require__(79824)
 
 const cmp = (a, op, b, loose) => {
   switch (op) {
@@ -1169,14 +1169,14 @@ module.exports = cmp
 
 /***/ }),
 
-/***/ 46282:
+/***/ 78522:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
-const parse = __webpack_require__(75728)
-const { safeRe: re, t } = __webpack_require__(72214)
+const SemVer = __webpack_require__(86644)
+const parse = __webpack_require__(22080)
+const { safeRe: re, t } = __webpack_require__(76102)
 
 const coerce = (version, options) => {
   if (version instanceof SemVer) {
@@ -1238,12 +1238,12 @@ module.exports = coerce
 
 /***/ }),
 
-/***/ 60733:
+/***/ 12237:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const compareBuild = (a, b, loose) => {
   const versionA = new SemVer(a, loose)
   const versionB = new SemVer(b, loose)
@@ -1254,24 +1254,24 @@ module.exports = compareBuild
 
 /***/ }),
 
-/***/ 48675:
+/***/ 99539:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const compareLoose = (a, b) => compare(a, b, true)
 module.exports = compareLoose
 
 
 /***/ }),
 
-/***/ 61232:
+/***/ 11136:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const compare = (a, b, loose) =>
   new SemVer(a, loose).compare(new SemVer(b, loose))
 
@@ -1280,12 +1280,12 @@ module.exports = compare
 
 /***/ }),
 
-/***/ 90248:
+/***/ 53496:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(75728)
+const parse = __webpack_require__(22080)
 
 const diff = (version1, version2) => {
   const v1 = parse(version1, null, true)
@@ -1347,48 +1347,48 @@ module.exports = diff
 
 /***/ }),
 
-/***/ 85121:
+/***/ 273:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const eq = (a, b, loose) => compare(a, b, loose) === 0
 module.exports = eq
 
 
 /***/ }),
 
-/***/ 16748:
+/***/ 83740:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const gt = (a, b, loose) => compare(a, b, loose) > 0
 module.exports = gt
 
 
 /***/ }),
 
-/***/ 78137:
+/***/ 96297:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const gte = (a, b, loose) => compare(a, b, loose) >= 0
 module.exports = gte
 
 
 /***/ }),
 
-/***/ 67551:
+/***/ 41999:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 
 const inc = (version, release, options, identifier, identifierBase) => {
   if (typeof (options) === 'string') {
@@ -1411,72 +1411,72 @@ module.exports = inc
 
 /***/ }),
 
-/***/ 54211:
+/***/ 72115:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const lt = (a, b, loose) => compare(a, b, loose) < 0
 module.exports = lt
 
 
 /***/ }),
 
-/***/ 77824:
+/***/ 79824:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const lte = (a, b, loose) => compare(a, b, loose) <= 0
 module.exports = lte
 
 
 /***/ }),
 
-/***/ 41754:
+/***/ 10474:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const major = (a, loose) => new SemVer(a, loose).major
 module.exports = major
 
 
 /***/ }),
 
-/***/ 26686:
+/***/ 52430:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const minor = (a, loose) => new SemVer(a, loose).minor
 module.exports = minor
 
 
 /***/ }),
 
-/***/ 32831:
+/***/ 62991:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const neq = (a, b, loose) => compare(a, b, loose) !== 0
 module.exports = neq
 
 
 /***/ }),
 
-/***/ 75728:
+/***/ 22080:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const parse = (version, options, throwErrors = false) => {
   if (version instanceof SemVer) {
     return version
@@ -1496,24 +1496,24 @@ module.exports = parse
 
 /***/ }),
 
-/***/ 62589:
+/***/ 99629:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
+const SemVer = __webpack_require__(86644)
 const patch = (a, loose) => new SemVer(a, loose).patch
 module.exports = patch
 
 
 /***/ }),
 
-/***/ 28641:
+/***/ 16593:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(75728)
+const parse = __webpack_require__(22080)
 const prerelease = (version, options) => {
   const parsed = parse(version, options)
   return (parsed && parsed.prerelease.length) ? parsed.prerelease : null
@@ -1523,36 +1523,36 @@ module.exports = prerelease
 
 /***/ }),
 
-/***/ 49314:
+/***/ 4018:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compare = __webpack_require__(61232)
+const compare = __webpack_require__(11136)
 const rcompare = (a, b, loose) => compare(b, a, loose)
 module.exports = rcompare
 
 
 /***/ }),
 
-/***/ 69365:
+/***/ 11749:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compareBuild = __webpack_require__(60733)
+const compareBuild = __webpack_require__(12237)
 const rsort = (list, loose) => list.sort((a, b) => compareBuild(b, a, loose))
 module.exports = rsort
 
 
 /***/ }),
 
-/***/ 70102:
+/***/ 96326:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(45335)
+const Range = __webpack_require__(54535)
 const satisfies = (version, range, options) => {
   try {
     range = new Range(range, options)
@@ -1566,26 +1566,26 @@ module.exports = satisfies
 
 /***/ }),
 
-/***/ 64359:
+/***/ 5783:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const compareBuild = __webpack_require__(60733)
+const compareBuild = __webpack_require__(12237)
 const sort = (list, loose) => list.sort((a, b) => compareBuild(a, b, loose))
 module.exports = sort
 
 
 /***/ }),
 
-/***/ 26353:
+/***/ 97537:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(75728)
-const constants = __webpack_require__(94266)
-const SemVer = __webpack_require__(45348)
+const parse = __webpack_require__(22080)
+const constants = __webpack_require__(89962)
+const SemVer = __webpack_require__(86644)
 
 const truncate = (version, truncation, options) => {
   if (!constants.RELEASE_TYPES.includes(truncation)) {
@@ -1633,12 +1633,12 @@ module.exports = truncate
 
 /***/ }),
 
-/***/ 69097:
+/***/ 43769:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const parse = __webpack_require__(75728)
+const parse = __webpack_require__(22080)
 const valid = (version, options) => {
   const v = parse(version, options)
   return v ? v.version : null
@@ -1648,54 +1648,54 @@ module.exports = valid
 
 /***/ }),
 
-/***/ 62901:
+/***/ 50885:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // just pre-load all the stuff that index.js lazily exports
-const internalRe = __webpack_require__(72214)
-const constants = __webpack_require__(94266)
-const SemVer = __webpack_require__(45348)
-const identifiers = __webpack_require__(40435)
-const parse = __webpack_require__(75728)
-const valid = __webpack_require__(69097)
-const clean = __webpack_require__(30326)
-const inc = __webpack_require__(67551)
-const diff = __webpack_require__(90248)
-const major = __webpack_require__(41754)
-const minor = __webpack_require__(26686)
-const patch = __webpack_require__(62589)
-const prerelease = __webpack_require__(28641)
-const compare = __webpack_require__(61232)
-const rcompare = __webpack_require__(49314)
-const compareLoose = __webpack_require__(48675)
-const compareBuild = __webpack_require__(60733)
-const sort = __webpack_require__(64359)
-const rsort = __webpack_require__(69365)
-const gt = __webpack_require__(16748)
-const lt = __webpack_require__(54211)
-const eq = __webpack_require__(85121)
-const neq = __webpack_require__(32831)
-const gte = __webpack_require__(78137)
-const lte = __webpack_require__(77824)
-const cmp = __webpack_require__(36191)
-const coerce = __webpack_require__(46282)
-const truncate = __webpack_require__(26353)
-const Comparator = __webpack_require__(61920)
-const Range = __webpack_require__(45335)
-const satisfies = __webpack_require__(70102)
-const toComparators = __webpack_require__(61423)
-const maxSatisfying = __webpack_require__(89660)
-const minSatisfying = __webpack_require__(81342)
-const minVersion = __webpack_require__(48189)
-const validRange = __webpack_require__(25826)
-const outside = __webpack_require__(611)
-const gtr = __webpack_require__(8931)
-const ltr = __webpack_require__(22990)
-const intersects = __webpack_require__(30108)
-const simplifyRange = __webpack_require__(2813)
-const subset = __webpack_require__(70664)
+const internalRe = __webpack_require__(76102)
+const constants = __webpack_require__(89962)
+const SemVer = __webpack_require__(86644)
+const identifiers = __webpack_require__(73411)
+const parse = __webpack_require__(22080)
+const valid = __webpack_require__(43769)
+const clean = __webpack_require__(63590)
+const inc = __webpack_require__(41999)
+const diff = __webpack_require__(53496)
+const major = __webpack_require__(10474)
+const minor = __webpack_require__(52430)
+const patch = __webpack_require__(99629)
+const prerelease = __webpack_require__(16593)
+const compare = __webpack_require__(11136)
+const rcompare = __webpack_require__(4018)
+const compareLoose = __webpack_require__(99539)
+const compareBuild = __webpack_require__(12237)
+const sort = __webpack_require__(5783)
+const rsort = __webpack_require__(11749)
+const gt = __webpack_require__(83740)
+const lt = __webpack_require__(72115)
+const eq = __webpack_require__(273)
+const neq = __webpack_require__(62991)
+const gte = __webpack_require__(96297)
+const lte = __webpack_require__(79824)
+const cmp = __webpack_require__(89647)
+const coerce = __webpack_require__(78522)
+const truncate = __webpack_require__(97537)
+const Comparator = __webpack_require__(37712)
+const Range = __webpack_require__(54535)
+const satisfies = __webpack_require__(96326)
+const toComparators = __webpack_require__(67583)
+const maxSatisfying = __webpack_require__(13036)
+const minSatisfying = __webpack_require__(27534)
+const minVersion = __webpack_require__(19725)
+const validRange = __webpack_require__(19282)
+const outside = __webpack_require__(39955)
+const gtr = __webpack_require__(52915)
+const ltr = __webpack_require__(31102)
+const intersects = __webpack_require__(27116)
+const simplifyRange = __webpack_require__(36077)
+const subset = __webpack_require__(21880)
 module.exports = {
   parse,
   valid,
@@ -1748,7 +1748,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 94266:
+/***/ 89962:
 /***/ ((module) => {
 
 
@@ -1822,7 +1822,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 18312:
+/***/ 11736:
 /***/ ((module) => {
 
 
@@ -1840,7 +1840,7 @@ module.exports = debug
 
 /***/ }),
 
-/***/ 40435:
+/***/ 73411:
 /***/ ((module) => {
 
 
@@ -1876,7 +1876,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 59210:
+/***/ 61018:
 /***/ ((module) => {
 
 
@@ -1925,7 +1925,7 @@ module.exports = LRUCache
 
 /***/ }),
 
-/***/ 76939:
+/***/ 35131:
 /***/ ((module) => {
 
 
@@ -1949,7 +1949,7 @@ module.exports = parseOptions
 
 /***/ }),
 
-/***/ 72214:
+/***/ 76102:
 /***/ ((module, exports, __webpack_require__) => {
 
 
@@ -1958,8 +1958,8 @@ const {
   MAX_SAFE_COMPONENT_LENGTH,
   MAX_SAFE_BUILD_LENGTH,
   MAX_LENGTH,
-} = __webpack_require__(94266)
-const debug = __webpack_require__(18312)
+} = __webpack_require__(89962)
+const debug = __webpack_require__(11736)
 exports = module.exports = {}
 
 // The actual regexps go on exports.re
@@ -2179,7 +2179,7 @@ createToken('GTE0PRE', '^\\s*>=\\s*0\\.0\\.0-0\\s*$')
 
 /***/ }),
 
-/***/ 15412:
+/***/ 33316:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // @ts-check
@@ -2194,7 +2194,7 @@ const {
   MAX_LENGTH,
   MAX_SAFE_BUILD_LENGTH,
   WHITESPACE_CHARACTERS,
-} = __webpack_require__(94266)
+} = __webpack_require__(89962)
 
 /**
  * Remembers the last two rows of digits so their characters need not be reread.
@@ -2624,25 +2624,25 @@ module.exports = trimComparatorWhitespace
 
 /***/ }),
 
-/***/ 8931:
+/***/ 52915:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // Determine if version is greater than all the versions possible in the range.
-const outside = __webpack_require__(611)
+const outside = __webpack_require__(39955)
 const gtr = (version, range, options) => outside(version, range, '>', options)
 module.exports = gtr
 
 
 /***/ }),
 
-/***/ 30108:
+/***/ 27116:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(45335)
+const Range = __webpack_require__(54535)
 const intersects = (r1, r2, options) => {
   r1 = new Range(r1, options)
   r2 = new Range(r2, options)
@@ -2653,12 +2653,12 @@ module.exports = intersects
 
 /***/ }),
 
-/***/ 22990:
+/***/ 31102:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const outside = __webpack_require__(611)
+const outside = __webpack_require__(39955)
 // Determine if version is less than all the versions possible in the range
 const ltr = (version, range, options) => outside(version, range, '<', options)
 module.exports = ltr
@@ -2666,13 +2666,13 @@ module.exports = ltr
 
 /***/ }),
 
-/***/ 89660:
+/***/ 13036:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
-const Range = __webpack_require__(45335)
+const SemVer = __webpack_require__(86644)
+const Range = __webpack_require__(54535)
 
 const maxSatisfying = (versions, range, options) => {
   let max = null
@@ -2700,13 +2700,13 @@ module.exports = maxSatisfying
 
 /***/ }),
 
-/***/ 81342:
+/***/ 27534:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
-const Range = __webpack_require__(45335)
+const SemVer = __webpack_require__(86644)
+const Range = __webpack_require__(54535)
 const minSatisfying = (versions, range, options) => {
   let min = null
   let minSV = null
@@ -2733,14 +2733,14 @@ module.exports = minSatisfying
 
 /***/ }),
 
-/***/ 48189:
+/***/ 19725:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
-const Range = __webpack_require__(45335)
-const gt = __webpack_require__(16748)
+const SemVer = __webpack_require__(86644)
+const Range = __webpack_require__(54535)
+const gt = __webpack_require__(83740)
 
 const minVersion = (range, loose) => {
   range = new Range(range, loose)
@@ -2803,20 +2803,20 @@ module.exports = minVersion
 
 /***/ }),
 
-/***/ 611:
+/***/ 39955:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const SemVer = __webpack_require__(45348)
-const Comparator = __webpack_require__(61920)
+const SemVer = __webpack_require__(86644)
+const Comparator = __webpack_require__(37712)
 const { ANY } = Comparator
-const Range = __webpack_require__(45335)
-const satisfies = __webpack_require__(70102)
-const gt = __webpack_require__(16748)
-const lt = __webpack_require__(54211)
-const lte = __webpack_require__(77824)
-const gte = __webpack_require__(78137)
+const Range = __webpack_require__(54535)
+const satisfies = __webpack_require__(96326)
+const gt = __webpack_require__(83740)
+const lt = __webpack_require__(72115)
+const lte = __webpack_require__(79824)
+const gte = __webpack_require__(96297)
 
 const outside = (version, range, hilo, options) => {
   version = new SemVer(version, options)
@@ -2892,7 +2892,7 @@ module.exports = outside
 
 /***/ }),
 
-/***/ 2813:
+/***/ 36077:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -2900,8 +2900,8 @@ module.exports = outside
 // given a set of versions and a range, create a "simplified" range
 // that includes the same versions that the original range does
 // If the original range is shorter than the simplified one, return that.
-const satisfies = __webpack_require__(70102)
-const compare = __webpack_require__(61232)
+const satisfies = __webpack_require__(96326)
+const compare = __webpack_require__(11136)
 module.exports = (versions, range, options) => {
   const set = []
   let first = null
@@ -2948,16 +2948,16 @@ module.exports = (versions, range, options) => {
 
 /***/ }),
 
-/***/ 70664:
+/***/ 21880:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(45335)
-const Comparator = __webpack_require__(61920)
+const Range = __webpack_require__(54535)
+const Comparator = __webpack_require__(37712)
 const { ANY } = Comparator
-const satisfies = __webpack_require__(70102)
-const compare = __webpack_require__(61232)
+const satisfies = __webpack_require__(96326)
+const compare = __webpack_require__(11136)
 
 // Complex range `r1 || r2 || ...` is a subset of `R1 || R2 || ...` iff:
 // - Every simple range `r1, r2, ...` is a null set, OR
@@ -3204,12 +3204,12 @@ module.exports = subset
 
 /***/ }),
 
-/***/ 61423:
+/***/ 67583:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(45335)
+const Range = __webpack_require__(54535)
 
 // Mostly just for testing and legacy API reasons
 const toComparators = (range, options) =>
@@ -3221,12 +3221,12 @@ module.exports = toComparators
 
 /***/ }),
 
-/***/ 25826:
+/***/ 19282:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Range = __webpack_require__(45335)
+const Range = __webpack_require__(54535)
 const validRange = (range, options) => {
   try {
     // Return '*' instead of '' so that truthiness works.
@@ -3241,7 +3241,7 @@ module.exports = validRange
 
 /***/ }),
 
-/***/ 39213:
+/***/ 59805:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -3265,21 +3265,21 @@ __webpack_require__.d(__webpack_exports__, {
   isExplicitVersion: () => (/* binding */ isExplicitVersion)
 });
 
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(94846);
-// EXTERNAL MODULE: ../main/node_modules/@actions/io/lib/io.js
-var io = __webpack_require__(86413);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __webpack_require__(33838);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __webpack_require__(88701);
 // EXTERNAL MODULE: external "crypto"
 var external_crypto_ = __webpack_require__(76982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __webpack_require__(79896);
-// EXTERNAL MODULE: ../main/node_modules/@actions/tool-cache/node_modules/semver/index.js
-var semver = __webpack_require__(62901);
+// EXTERNAL MODULE: ./node_modules/@actions/tool-cache/node_modules/semver/index.js
+var semver = __webpack_require__(50885);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __webpack_require__(70857);
 // EXTERNAL MODULE: external "child_process"
 var external_child_process_ = __webpack_require__(35317);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/manifest.js
+;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/manifest.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -3387,17 +3387,17 @@ function _readLinuxVersionFile() {
 //# sourceMappingURL=manifest.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __webpack_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __webpack_require__(15326);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __webpack_require__(44942);
 // EXTERNAL MODULE: external "stream"
 var external_stream_ = __webpack_require__(2203);
 // EXTERNAL MODULE: external "util"
 var external_util_ = __webpack_require__(39023);
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __webpack_require__(42613);
-// EXTERNAL MODULE: ../main/node_modules/@actions/exec/lib/exec.js + 2 modules
-var exec = __webpack_require__(97964);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/retry-helper.js
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 2 modules
+var exec = __webpack_require__(75260);
+;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/retry-helper.js
 var retry_helper_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -3458,7 +3458,7 @@ class RetryHelper {
     }
 }
 //# sourceMappingURL=retry-helper.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/tool-cache/lib/tool-cache.js
+;// CONCATENATED MODULE: ./node_modules/@actions/tool-cache/lib/tool-cache.js
 var tool_cache_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {

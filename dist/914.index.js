@@ -1,8 +1,8 @@
-export const id = 980;
-export const ids = [980];
+export const id = 914;
+export const ids = [914];
 export const modules = {
 
-/***/ 64500:
+/***/ 54614:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -12,7 +12,7 @@ export const modules = {
 /* harmony export */   nu: () => (/* binding */ tokenLogin),
 /* harmony export */   vJ: () => (/* binding */ describeShape)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96823);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
 /**
  * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
  * bounded paging (docs/api-contract.md).
@@ -120,7 +120,7 @@ function describeShape(value) {
 
 /***/ }),
 
-/***/ 30980:
+/***/ 71914:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -131,12 +131,12 @@ function describeShape(value) {
 /* unused harmony export commentMarker */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(46997);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(56210);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(25880);
-/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(64500);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(14798);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(76113);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
+/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
 /** The opt-in sticky pull-request comment (docs/api-contract.md, "Pull-request comments"). */
 
 

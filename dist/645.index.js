@@ -1,8 +1,8 @@
-export const id = 205;
-export const ids = [205];
+export const id = 645;
+export const ids = [645];
 export const modules = {
 
-/***/ 87281:
+/***/ 37889:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -59,7 +59,7 @@ exports.ClientStreamingCall = ClientStreamingCall;
 
 /***/ }),
 
-/***/ 75681:
+/***/ 71409:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -152,7 +152,7 @@ exports.Deferred = Deferred;
 
 /***/ }),
 
-/***/ 51434:
+/***/ 36826:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -208,7 +208,7 @@ exports.DuplexStreamingCall = DuplexStreamingCall;
 
 /***/ }),
 
-/***/ 24980:
+/***/ 44420:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
@@ -217,50 +217,50 @@ var __webpack_unused_export__;
 // Note: we do not use `export * from ...` to help tree shakers,
 // webpack verbose output hints that this should be useful
 __webpack_unused_export__ = ({ value: true });
-var service_type_1 = __webpack_require__(22924);
+var service_type_1 = __webpack_require__(56892);
 Object.defineProperty(exports, "C0", ({ enumerable: true, get: function () { return service_type_1.ServiceType; } }));
-var reflection_info_1 = __webpack_require__(7216);
+var reflection_info_1 = __webpack_require__(62496);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return reflection_info_1.readMethodOptions; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return reflection_info_1.readMethodOption; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return reflection_info_1.readServiceOption; } });
-var rpc_error_1 = __webpack_require__(63324);
+var rpc_error_1 = __webpack_require__(78636);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_error_1.RpcError; } });
-var rpc_options_1 = __webpack_require__(6768);
+var rpc_options_1 = __webpack_require__(28576);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_options_1.mergeRpcOptions; } });
-var rpc_output_stream_1 = __webpack_require__(86534);
+var rpc_output_stream_1 = __webpack_require__(72726);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_output_stream_1.RpcOutputStreamController; } });
-var test_transport_1 = __webpack_require__(26530);
+var test_transport_1 = __webpack_require__(79122);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return test_transport_1.TestTransport; } });
-var deferred_1 = __webpack_require__(75681);
+var deferred_1 = __webpack_require__(71409);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return deferred_1.Deferred; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return deferred_1.DeferredState; } });
-var duplex_streaming_call_1 = __webpack_require__(51434);
+var duplex_streaming_call_1 = __webpack_require__(36826);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return duplex_streaming_call_1.DuplexStreamingCall; } });
-var client_streaming_call_1 = __webpack_require__(87281);
+var client_streaming_call_1 = __webpack_require__(37889);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return client_streaming_call_1.ClientStreamingCall; } });
-var server_streaming_call_1 = __webpack_require__(93965);
+var server_streaming_call_1 = __webpack_require__(46173);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return server_streaming_call_1.ServerStreamingCall; } });
-var unary_call_1 = __webpack_require__(63832);
+var unary_call_1 = __webpack_require__(29288);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return unary_call_1.UnaryCall; } });
-var rpc_interceptor_1 = __webpack_require__(16161);
+var rpc_interceptor_1 = __webpack_require__(52849);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_interceptor_1.stackIntercept; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_interceptor_1.stackDuplexStreamingInterceptors; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_interceptor_1.stackClientStreamingInterceptors; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_interceptor_1.stackServerStreamingInterceptors; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return rpc_interceptor_1.stackUnaryInterceptors; } });
-var server_call_context_1 = __webpack_require__(18600);
+var server_call_context_1 = __webpack_require__(43352);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return server_call_context_1.ServerCallContextController; } });
 
 
 /***/ }),
 
-/***/ 7216:
+/***/ 62496:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.readServiceOption = exports.readMethodOption = exports.readMethodOptions = exports.normalizeMethodInfo = void 0;
-const runtime_1 = __webpack_require__(4262);
+const runtime_1 = __webpack_require__(68886);
 /**
  * Turns PartialMethodInfo into MethodInfo.
  */
@@ -318,7 +318,7 @@ exports.readServiceOption = readServiceOption;
 
 /***/ }),
 
-/***/ 63324:
+/***/ 78636:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -361,13 +361,13 @@ exports.RpcError = RpcError;
 
 /***/ }),
 
-/***/ 16161:
+/***/ 52849:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.stackDuplexStreamingInterceptors = exports.stackClientStreamingInterceptors = exports.stackServerStreamingInterceptors = exports.stackUnaryInterceptors = exports.stackIntercept = void 0;
-const runtime_1 = __webpack_require__(4262);
+const runtime_1 = __webpack_require__(68886);
 /**
  * Creates a "stack" of of all interceptors specified in the given `RpcOptions`.
  * Used by generated client implementations.
@@ -442,13 +442,13 @@ exports.stackDuplexStreamingInterceptors = stackDuplexStreamingInterceptors;
 
 /***/ }),
 
-/***/ 6768:
+/***/ 28576:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.mergeRpcOptions = void 0;
-const runtime_1 = __webpack_require__(4262);
+const runtime_1 = __webpack_require__(68886);
 /**
  * Merges custom RPC options with defaults. Returns a new instance and keeps
  * the "defaults" and the "options" unmodified.
@@ -515,14 +515,14 @@ function copy(a, into) {
 
 /***/ }),
 
-/***/ 86534:
+/***/ 72726:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RpcOutputStreamController = void 0;
-const deferred_1 = __webpack_require__(75681);
-const runtime_1 = __webpack_require__(4262);
+const deferred_1 = __webpack_require__(71409);
+const runtime_1 = __webpack_require__(68886);
 /**
  * A `RpcOutputStream` that you control.
  */
@@ -692,7 +692,7 @@ exports.RpcOutputStreamController = RpcOutputStreamController;
 
 /***/ }),
 
-/***/ 18600:
+/***/ 43352:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -759,7 +759,7 @@ exports.ServerCallContextController = ServerCallContextController;
 
 /***/ }),
 
-/***/ 93965:
+/***/ 46173:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -816,13 +816,13 @@ exports.ServerStreamingCall = ServerStreamingCall;
 
 /***/ }),
 
-/***/ 22924:
+/***/ 56892:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ServiceType = void 0;
-const reflection_info_1 = __webpack_require__(7216);
+const reflection_info_1 = __webpack_require__(62496);
 class ServiceType {
     constructor(typeName, methods, options) {
         this.typeName = typeName;
@@ -835,7 +835,7 @@ exports.ServiceType = ServiceType;
 
 /***/ }),
 
-/***/ 26530:
+/***/ 79122:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -850,14 +850,14 @@ var __awaiter = (this && this.__awaiter) || function (thisArg, _arguments, P, ge
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.TestTransport = void 0;
-const rpc_error_1 = __webpack_require__(63324);
-const runtime_1 = __webpack_require__(4262);
-const rpc_output_stream_1 = __webpack_require__(86534);
-const rpc_options_1 = __webpack_require__(6768);
-const unary_call_1 = __webpack_require__(63832);
-const server_streaming_call_1 = __webpack_require__(93965);
-const client_streaming_call_1 = __webpack_require__(87281);
-const duplex_streaming_call_1 = __webpack_require__(51434);
+const rpc_error_1 = __webpack_require__(78636);
+const runtime_1 = __webpack_require__(68886);
+const rpc_output_stream_1 = __webpack_require__(72726);
+const rpc_options_1 = __webpack_require__(28576);
+const unary_call_1 = __webpack_require__(29288);
+const server_streaming_call_1 = __webpack_require__(46173);
+const client_streaming_call_1 = __webpack_require__(37889);
+const duplex_streaming_call_1 = __webpack_require__(36826);
 /**
  * Transport for testing.
  */
@@ -1163,7 +1163,7 @@ class TestInputStream {
 
 /***/ }),
 
-/***/ 63832:
+/***/ 29288:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -1219,7 +1219,7 @@ exports.UnaryCall = UnaryCall;
 
 /***/ }),
 
-/***/ 82890:
+/***/ 8602:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1269,7 +1269,7 @@ exports.assertFloat32 = assertFloat32;
 
 /***/ }),
 
-/***/ 74511:
+/***/ 26335:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1394,7 +1394,7 @@ exports.base64encode = base64encode;
 
 /***/ }),
 
-/***/ 46480:
+/***/ 54816:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1501,15 +1501,15 @@ var WireType;
 
 /***/ }),
 
-/***/ 31785:
+/***/ 92889:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BinaryReader = exports.binaryReadOptions = void 0;
-const binary_format_contract_1 = __webpack_require__(46480);
-const pb_long_1 = __webpack_require__(9097);
-const goog_varint_1 = __webpack_require__(75319);
+const binary_format_contract_1 = __webpack_require__(54816);
+const pb_long_1 = __webpack_require__(61753);
+const goog_varint_1 = __webpack_require__(93223);
 const defaultsRead = {
     readUnknownField: true,
     readerFactory: bytes => new BinaryReader(bytes),
@@ -1691,15 +1691,15 @@ exports.BinaryReader = BinaryReader;
 
 /***/ }),
 
-/***/ 97253:
+/***/ 23957:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BinaryWriter = exports.binaryWriteOptions = void 0;
-const pb_long_1 = __webpack_require__(9097);
-const goog_varint_1 = __webpack_require__(75319);
-const assert_1 = __webpack_require__(82890);
+const pb_long_1 = __webpack_require__(61753);
+const goog_varint_1 = __webpack_require__(93223);
+const assert_1 = __webpack_require__(8602);
 const defaultsWrite = {
     writeUnknownFields: true,
     writerFactory: () => new BinaryWriter(),
@@ -1930,7 +1930,7 @@ exports.BinaryWriter = BinaryWriter;
 
 /***/ }),
 
-/***/ 8609:
+/***/ 70257:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2024,7 +2024,7 @@ exports.listEnumNumbers = listEnumNumbers;
 
 /***/ }),
 
-/***/ 75319:
+/***/ 93223:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2305,7 +2305,7 @@ exports.varint32read = varint32read;
 
 /***/ }),
 
-/***/ 4262:
+/***/ 68886:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -2314,46 +2314,46 @@ exports.varint32read = varint32read;
 // webpack verbose output hints that this should be useful
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // Convenience JSON typings and corresponding type guards
-var json_typings_1 = __webpack_require__(33887);
+var json_typings_1 = __webpack_require__(49999);
 Object.defineProperty(exports, "typeofJsonValue", ({ enumerable: true, get: function () { return json_typings_1.typeofJsonValue; } }));
 Object.defineProperty(exports, "isJsonObject", ({ enumerable: true, get: function () { return json_typings_1.isJsonObject; } }));
 // Base 64 encoding
-var base64_1 = __webpack_require__(74511);
+var base64_1 = __webpack_require__(26335);
 Object.defineProperty(exports, "base64decode", ({ enumerable: true, get: function () { return base64_1.base64decode; } }));
 Object.defineProperty(exports, "base64encode", ({ enumerable: true, get: function () { return base64_1.base64encode; } }));
 // UTF8 encoding
-var protobufjs_utf8_1 = __webpack_require__(75638);
+var protobufjs_utf8_1 = __webpack_require__(58950);
 Object.defineProperty(exports, "utf8read", ({ enumerable: true, get: function () { return protobufjs_utf8_1.utf8read; } }));
 // Binary format contracts, options for reading and writing, for example
-var binary_format_contract_1 = __webpack_require__(46480);
+var binary_format_contract_1 = __webpack_require__(54816);
 Object.defineProperty(exports, "WireType", ({ enumerable: true, get: function () { return binary_format_contract_1.WireType; } }));
 Object.defineProperty(exports, "mergeBinaryOptions", ({ enumerable: true, get: function () { return binary_format_contract_1.mergeBinaryOptions; } }));
 Object.defineProperty(exports, "UnknownFieldHandler", ({ enumerable: true, get: function () { return binary_format_contract_1.UnknownFieldHandler; } }));
 // Standard IBinaryReader implementation
-var binary_reader_1 = __webpack_require__(31785);
+var binary_reader_1 = __webpack_require__(92889);
 Object.defineProperty(exports, "BinaryReader", ({ enumerable: true, get: function () { return binary_reader_1.BinaryReader; } }));
 Object.defineProperty(exports, "binaryReadOptions", ({ enumerable: true, get: function () { return binary_reader_1.binaryReadOptions; } }));
 // Standard IBinaryWriter implementation
-var binary_writer_1 = __webpack_require__(97253);
+var binary_writer_1 = __webpack_require__(23957);
 Object.defineProperty(exports, "BinaryWriter", ({ enumerable: true, get: function () { return binary_writer_1.BinaryWriter; } }));
 Object.defineProperty(exports, "binaryWriteOptions", ({ enumerable: true, get: function () { return binary_writer_1.binaryWriteOptions; } }));
 // Int64 and UInt64 implementations required for the binary format
-var pb_long_1 = __webpack_require__(9097);
+var pb_long_1 = __webpack_require__(61753);
 Object.defineProperty(exports, "PbLong", ({ enumerable: true, get: function () { return pb_long_1.PbLong; } }));
 Object.defineProperty(exports, "PbULong", ({ enumerable: true, get: function () { return pb_long_1.PbULong; } }));
 // JSON format contracts, options for reading and writing, for example
-var json_format_contract_1 = __webpack_require__(70887);
+var json_format_contract_1 = __webpack_require__(29367);
 Object.defineProperty(exports, "jsonReadOptions", ({ enumerable: true, get: function () { return json_format_contract_1.jsonReadOptions; } }));
 Object.defineProperty(exports, "jsonWriteOptions", ({ enumerable: true, get: function () { return json_format_contract_1.jsonWriteOptions; } }));
 Object.defineProperty(exports, "mergeJsonOptions", ({ enumerable: true, get: function () { return json_format_contract_1.mergeJsonOptions; } }));
 // Message type contract
-var message_type_contract_1 = __webpack_require__(65625);
+var message_type_contract_1 = __webpack_require__(43785);
 Object.defineProperty(exports, "MESSAGE_TYPE", ({ enumerable: true, get: function () { return message_type_contract_1.MESSAGE_TYPE; } }));
 // Message type implementation via reflection
-var message_type_1 = __webpack_require__(48114);
+var message_type_1 = __webpack_require__(15106);
 Object.defineProperty(exports, "MessageType", ({ enumerable: true, get: function () { return message_type_1.MessageType; } }));
 // Reflection info, generated by the plugin, exposed to the user, used by reflection ops
-var reflection_info_1 = __webpack_require__(72086);
+var reflection_info_1 = __webpack_require__(67910);
 Object.defineProperty(exports, "ScalarType", ({ enumerable: true, get: function () { return reflection_info_1.ScalarType; } }));
 Object.defineProperty(exports, "LongType", ({ enumerable: true, get: function () { return reflection_info_1.LongType; } }));
 Object.defineProperty(exports, "RepeatType", ({ enumerable: true, get: function () { return reflection_info_1.RepeatType; } }));
@@ -2362,44 +2362,44 @@ Object.defineProperty(exports, "readFieldOptions", ({ enumerable: true, get: fun
 Object.defineProperty(exports, "readFieldOption", ({ enumerable: true, get: function () { return reflection_info_1.readFieldOption; } }));
 Object.defineProperty(exports, "readMessageOption", ({ enumerable: true, get: function () { return reflection_info_1.readMessageOption; } }));
 // Message operations via reflection
-var reflection_type_check_1 = __webpack_require__(41983);
+var reflection_type_check_1 = __webpack_require__(25167);
 Object.defineProperty(exports, "ReflectionTypeCheck", ({ enumerable: true, get: function () { return reflection_type_check_1.ReflectionTypeCheck; } }));
-var reflection_create_1 = __webpack_require__(222);
+var reflection_create_1 = __webpack_require__(75726);
 Object.defineProperty(exports, "reflectionCreate", ({ enumerable: true, get: function () { return reflection_create_1.reflectionCreate; } }));
-var reflection_scalar_default_1 = __webpack_require__(2646);
+var reflection_scalar_default_1 = __webpack_require__(19526);
 Object.defineProperty(exports, "reflectionScalarDefault", ({ enumerable: true, get: function () { return reflection_scalar_default_1.reflectionScalarDefault; } }));
-var reflection_merge_partial_1 = __webpack_require__(64652);
+var reflection_merge_partial_1 = __webpack_require__(98044);
 Object.defineProperty(exports, "reflectionMergePartial", ({ enumerable: true, get: function () { return reflection_merge_partial_1.reflectionMergePartial; } }));
-var reflection_equals_1 = __webpack_require__(85291);
+var reflection_equals_1 = __webpack_require__(4827);
 Object.defineProperty(exports, "reflectionEquals", ({ enumerable: true, get: function () { return reflection_equals_1.reflectionEquals; } }));
-var reflection_binary_reader_1 = __webpack_require__(55483);
+var reflection_binary_reader_1 = __webpack_require__(89611);
 Object.defineProperty(exports, "ReflectionBinaryReader", ({ enumerable: true, get: function () { return reflection_binary_reader_1.ReflectionBinaryReader; } }));
-var reflection_binary_writer_1 = __webpack_require__(29803);
+var reflection_binary_writer_1 = __webpack_require__(66907);
 Object.defineProperty(exports, "ReflectionBinaryWriter", ({ enumerable: true, get: function () { return reflection_binary_writer_1.ReflectionBinaryWriter; } }));
-var reflection_json_reader_1 = __webpack_require__(58038);
+var reflection_json_reader_1 = __webpack_require__(46790);
 Object.defineProperty(exports, "ReflectionJsonReader", ({ enumerable: true, get: function () { return reflection_json_reader_1.ReflectionJsonReader; } }));
-var reflection_json_writer_1 = __webpack_require__(83270);
+var reflection_json_writer_1 = __webpack_require__(11094);
 Object.defineProperty(exports, "ReflectionJsonWriter", ({ enumerable: true, get: function () { return reflection_json_writer_1.ReflectionJsonWriter; } }));
-var reflection_contains_message_type_1 = __webpack_require__(93114);
+var reflection_contains_message_type_1 = __webpack_require__(59946);
 Object.defineProperty(exports, "containsMessageType", ({ enumerable: true, get: function () { return reflection_contains_message_type_1.containsMessageType; } }));
 // Oneof helpers
-var oneof_1 = __webpack_require__(44191);
+var oneof_1 = __webpack_require__(18063);
 Object.defineProperty(exports, "isOneofGroup", ({ enumerable: true, get: function () { return oneof_1.isOneofGroup; } }));
 Object.defineProperty(exports, "setOneofValue", ({ enumerable: true, get: function () { return oneof_1.setOneofValue; } }));
 Object.defineProperty(exports, "getOneofValue", ({ enumerable: true, get: function () { return oneof_1.getOneofValue; } }));
 Object.defineProperty(exports, "clearOneofValue", ({ enumerable: true, get: function () { return oneof_1.clearOneofValue; } }));
 Object.defineProperty(exports, "getSelectedOneofValue", ({ enumerable: true, get: function () { return oneof_1.getSelectedOneofValue; } }));
 // Enum object type guard and reflection util, may be interesting to the user.
-var enum_object_1 = __webpack_require__(8609);
+var enum_object_1 = __webpack_require__(70257);
 Object.defineProperty(exports, "listEnumValues", ({ enumerable: true, get: function () { return enum_object_1.listEnumValues; } }));
 Object.defineProperty(exports, "listEnumNames", ({ enumerable: true, get: function () { return enum_object_1.listEnumNames; } }));
 Object.defineProperty(exports, "listEnumNumbers", ({ enumerable: true, get: function () { return enum_object_1.listEnumNumbers; } }));
 Object.defineProperty(exports, "isEnumObject", ({ enumerable: true, get: function () { return enum_object_1.isEnumObject; } }));
 // lowerCamelCase() is exported for plugin, rpc-runtime and other rpc packages
-var lower_camel_case_1 = __webpack_require__(56537);
+var lower_camel_case_1 = __webpack_require__(4073);
 Object.defineProperty(exports, "lowerCamelCase", ({ enumerable: true, get: function () { return lower_camel_case_1.lowerCamelCase; } }));
 // assertion functions are exported for plugin, may also be useful to user
-var assert_1 = __webpack_require__(82890);
+var assert_1 = __webpack_require__(8602);
 Object.defineProperty(exports, "assert", ({ enumerable: true, get: function () { return assert_1.assert; } }));
 Object.defineProperty(exports, "assertNever", ({ enumerable: true, get: function () { return assert_1.assertNever; } }));
 Object.defineProperty(exports, "assertInt32", ({ enumerable: true, get: function () { return assert_1.assertInt32; } }));
@@ -2409,7 +2409,7 @@ Object.defineProperty(exports, "assertFloat32", ({ enumerable: true, get: functi
 
 /***/ }),
 
-/***/ 70887:
+/***/ 29367:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2451,7 +2451,7 @@ exports.mergeJsonOptions = mergeJsonOptions;
 
 /***/ }),
 
-/***/ 33887:
+/***/ 49999:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2483,7 +2483,7 @@ exports.isJsonObject = isJsonObject;
 
 /***/ }),
 
-/***/ 56537:
+/***/ 4073:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2525,7 +2525,7 @@ exports.lowerCamelCase = lowerCamelCase;
 
 /***/ }),
 
-/***/ 65625:
+/***/ 43785:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2542,26 +2542,26 @@ exports.MESSAGE_TYPE = Symbol.for("protobuf-ts/message-type");
 
 /***/ }),
 
-/***/ 48114:
+/***/ 15106:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MessageType = void 0;
-const message_type_contract_1 = __webpack_require__(65625);
-const reflection_info_1 = __webpack_require__(72086);
-const reflection_type_check_1 = __webpack_require__(41983);
-const reflection_json_reader_1 = __webpack_require__(58038);
-const reflection_json_writer_1 = __webpack_require__(83270);
-const reflection_binary_reader_1 = __webpack_require__(55483);
-const reflection_binary_writer_1 = __webpack_require__(29803);
-const reflection_create_1 = __webpack_require__(222);
-const reflection_merge_partial_1 = __webpack_require__(64652);
-const json_typings_1 = __webpack_require__(33887);
-const json_format_contract_1 = __webpack_require__(70887);
-const reflection_equals_1 = __webpack_require__(85291);
-const binary_writer_1 = __webpack_require__(97253);
-const binary_reader_1 = __webpack_require__(31785);
+const message_type_contract_1 = __webpack_require__(43785);
+const reflection_info_1 = __webpack_require__(67910);
+const reflection_type_check_1 = __webpack_require__(25167);
+const reflection_json_reader_1 = __webpack_require__(46790);
+const reflection_json_writer_1 = __webpack_require__(11094);
+const reflection_binary_reader_1 = __webpack_require__(89611);
+const reflection_binary_writer_1 = __webpack_require__(66907);
+const reflection_create_1 = __webpack_require__(75726);
+const reflection_merge_partial_1 = __webpack_require__(98044);
+const json_typings_1 = __webpack_require__(49999);
+const json_format_contract_1 = __webpack_require__(29367);
+const reflection_equals_1 = __webpack_require__(4827);
+const binary_writer_1 = __webpack_require__(23957);
+const binary_reader_1 = __webpack_require__(92889);
 const baseDescriptors = Object.getOwnPropertyDescriptors(Object.getPrototypeOf({}));
 const messageTypeDescriptor = baseDescriptors[message_type_contract_1.MESSAGE_TYPE] = {};
 /**
@@ -2726,7 +2726,7 @@ exports.MessageType = MessageType;
 
 /***/ }),
 
-/***/ 44191:
+/***/ 18063:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2847,13 +2847,13 @@ exports.getSelectedOneofValue = getSelectedOneofValue;
 
 /***/ }),
 
-/***/ 9097:
+/***/ 61753:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.PbLong = exports.PbULong = exports.detectBi = void 0;
-const goog_varint_1 = __webpack_require__(75319);
+const goog_varint_1 = __webpack_require__(93223);
 let BI;
 function detectBi() {
     const dv = new DataView(new ArrayBuffer(8));
@@ -3092,7 +3092,7 @@ PbLong.ZERO = new PbLong(0, 0);
 
 /***/ }),
 
-/***/ 75638:
+/***/ 58950:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3174,16 +3174,16 @@ exports.utf8read = utf8read;
 
 /***/ }),
 
-/***/ 55483:
+/***/ 89611:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ReflectionBinaryReader = void 0;
-const binary_format_contract_1 = __webpack_require__(46480);
-const reflection_info_1 = __webpack_require__(72086);
-const reflection_long_convert_1 = __webpack_require__(77658);
-const reflection_scalar_default_1 = __webpack_require__(2646);
+const binary_format_contract_1 = __webpack_require__(54816);
+const reflection_info_1 = __webpack_require__(67910);
+const reflection_long_convert_1 = __webpack_require__(63402);
+const reflection_scalar_default_1 = __webpack_require__(19526);
 /**
  * Reads proto3 messages in binary format using reflection information.
  *
@@ -3364,16 +3364,16 @@ exports.ReflectionBinaryReader = ReflectionBinaryReader;
 
 /***/ }),
 
-/***/ 29803:
+/***/ 66907:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ReflectionBinaryWriter = void 0;
-const binary_format_contract_1 = __webpack_require__(46480);
-const reflection_info_1 = __webpack_require__(72086);
-const assert_1 = __webpack_require__(82890);
-const pb_long_1 = __webpack_require__(9097);
+const binary_format_contract_1 = __webpack_require__(54816);
+const reflection_info_1 = __webpack_require__(67910);
+const assert_1 = __webpack_require__(8602);
+const pb_long_1 = __webpack_require__(61753);
 /**
  * Writes proto3 messages in binary format using reflection information.
  *
@@ -3604,13 +3604,13 @@ exports.ReflectionBinaryWriter = ReflectionBinaryWriter;
 
 /***/ }),
 
-/***/ 93114:
+/***/ 59946:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.containsMessageType = void 0;
-const message_type_contract_1 = __webpack_require__(65625);
+const message_type_contract_1 = __webpack_require__(43785);
 /**
  * Check if the provided object is a proto message.
  *
@@ -3625,14 +3625,14 @@ exports.containsMessageType = containsMessageType;
 
 /***/ }),
 
-/***/ 222:
+/***/ 75726:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reflectionCreate = void 0;
-const reflection_scalar_default_1 = __webpack_require__(2646);
-const message_type_contract_1 = __webpack_require__(65625);
+const reflection_scalar_default_1 = __webpack_require__(19526);
+const message_type_contract_1 = __webpack_require__(43785);
 /**
  * Creates an instance of the generic message, using the field
  * information.
@@ -3680,13 +3680,13 @@ exports.reflectionCreate = reflectionCreate;
 
 /***/ }),
 
-/***/ 85291:
+/***/ 4827:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reflectionEquals = void 0;
-const reflection_info_1 = __webpack_require__(72086);
+const reflection_info_1 = __webpack_require__(67910);
 /**
  * Determines whether two message of the same type have the same field values.
  * Checks for deep equality, traversing repeated fields, oneof groups, maps
@@ -3764,13 +3764,13 @@ function repeatedMsgEq(type, a, b) {
 
 /***/ }),
 
-/***/ 72086:
+/***/ 67910:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.readMessageOption = exports.readFieldOption = exports.readFieldOptions = exports.normalizeFieldInfo = exports.RepeatType = exports.LongType = exports.ScalarType = void 0;
-const lower_camel_case_1 = __webpack_require__(56537);
+const lower_camel_case_1 = __webpack_require__(4073);
 /**
  * Scalar value types. This is a subset of field types declared by protobuf
  * enum google.protobuf.FieldDescriptorProto.Type The types GROUP and MESSAGE
@@ -3929,18 +3929,18 @@ exports.readMessageOption = readMessageOption;
 
 /***/ }),
 
-/***/ 58038:
+/***/ 46790:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ReflectionJsonReader = void 0;
-const json_typings_1 = __webpack_require__(33887);
-const base64_1 = __webpack_require__(74511);
-const reflection_info_1 = __webpack_require__(72086);
-const pb_long_1 = __webpack_require__(9097);
-const assert_1 = __webpack_require__(82890);
-const reflection_long_convert_1 = __webpack_require__(77658);
+const json_typings_1 = __webpack_require__(49999);
+const base64_1 = __webpack_require__(26335);
+const reflection_info_1 = __webpack_require__(67910);
+const pb_long_1 = __webpack_require__(61753);
+const assert_1 = __webpack_require__(8602);
+const reflection_long_convert_1 = __webpack_require__(63402);
 /**
  * Reads proto3 messages in canonical JSON format using reflection information.
  *
@@ -4253,16 +4253,16 @@ exports.ReflectionJsonReader = ReflectionJsonReader;
 
 /***/ }),
 
-/***/ 83270:
+/***/ 11094:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ReflectionJsonWriter = void 0;
-const base64_1 = __webpack_require__(74511);
-const pb_long_1 = __webpack_require__(9097);
-const reflection_info_1 = __webpack_require__(72086);
-const assert_1 = __webpack_require__(82890);
+const base64_1 = __webpack_require__(26335);
+const pb_long_1 = __webpack_require__(61753);
+const reflection_info_1 = __webpack_require__(67910);
+const assert_1 = __webpack_require__(8602);
 /**
  * Writes proto3 messages in canonical JSON format using reflection
  * information.
@@ -4490,13 +4490,13 @@ exports.ReflectionJsonWriter = ReflectionJsonWriter;
 
 /***/ }),
 
-/***/ 77658:
+/***/ 63402:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reflectionLongConvert = void 0;
-const reflection_info_1 = __webpack_require__(72086);
+const reflection_info_1 = __webpack_require__(67910);
 /**
  * Utility method to convert a PbLong or PbUlong to a JavaScript
  * representation during runtime.
@@ -4521,7 +4521,7 @@ exports.reflectionLongConvert = reflectionLongConvert;
 
 /***/ }),
 
-/***/ 64652:
+/***/ 98044:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4618,15 +4618,15 @@ exports.reflectionMergePartial = reflectionMergePartial;
 
 /***/ }),
 
-/***/ 2646:
+/***/ 19526:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reflectionScalarDefault = void 0;
-const reflection_info_1 = __webpack_require__(72086);
-const reflection_long_convert_1 = __webpack_require__(77658);
-const pb_long_1 = __webpack_require__(9097);
+const reflection_info_1 = __webpack_require__(67910);
+const reflection_long_convert_1 = __webpack_require__(63402);
+const pb_long_1 = __webpack_require__(61753);
 /**
  * Creates the default value for a scalar type.
  */
@@ -4662,14 +4662,14 @@ exports.reflectionScalarDefault = reflectionScalarDefault;
 
 /***/ }),
 
-/***/ 41983:
+/***/ 25167:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ReflectionTypeCheck = void 0;
-const reflection_info_1 = __webpack_require__(72086);
-const oneof_1 = __webpack_require__(44191);
+const reflection_info_1 = __webpack_require__(67910);
+const oneof_1 = __webpack_require__(18063);
 // noinspection JSMethodCanBeStatic
 class ReflectionTypeCheck {
     constructor(info) {
@@ -4899,7 +4899,7 @@ exports.ReflectionTypeCheck = ReflectionTypeCheck;
 
 /***/ }),
 
-/***/ 50581:
+/***/ 17413:
 /***/ ((module, exports, __webpack_require__) => {
 
 /**
@@ -4910,7 +4910,7 @@ exports.ReflectionTypeCheck = ReflectionTypeCheck;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 
-var eventTargetShim = __webpack_require__(73425);
+var eventTargetShim = __webpack_require__(16577);
 
 /**
  * The signal class.
@@ -5033,7 +5033,7 @@ module.exports.AbortSignal = AbortSignal
 
 /***/ }),
 
-/***/ 46975:
+/***/ 15183:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -5105,7 +5105,7 @@ exports.req = req;
 
 /***/ }),
 
-/***/ 90206:
+/***/ 98894:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -5140,7 +5140,7 @@ exports.Agent = void 0;
 const net = __importStar(__webpack_require__(69278));
 const http = __importStar(__webpack_require__(58611));
 const https_1 = __webpack_require__(65692);
-__exportStar(__webpack_require__(46975), exports);
+__exportStar(__webpack_require__(15183), exports);
 const INTERNAL = Symbol('AgentBaseInternalState');
 class Agent extends http.Agent {
     constructor(opts) {
@@ -5289,7 +5289,7 @@ exports.Agent = Agent;
 
 /***/ }),
 
-/***/ 9808:
+/***/ 38816:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -5299,15 +5299,15 @@ exports.Agent = Agent;
  * Licensed under the MIT license.
  * https://github.com/archiverjs/node-archiver/blob/master/LICENSE-MIT
  */
-var fs = __webpack_require__(10448);
+var fs = __webpack_require__(35744);
 var path = __webpack_require__(16928);
 
-var flatten = __webpack_require__(56935);
-var difference = __webpack_require__(6814);
-var union = __webpack_require__(58854);
-var isPlainObject = __webpack_require__(64110);
+var flatten = __webpack_require__(97047);
+var difference = __webpack_require__(57294);
+var union = __webpack_require__(73270);
+var isPlainObject = __webpack_require__(36542);
 
-var glob = __webpack_require__(6531);
+var glob = __webpack_require__(21363);
 
 var file = module.exports = {};
 
@@ -5505,7 +5505,7 @@ file.normalizeFilesArray = function(data) {
 
 /***/ }),
 
-/***/ 89728:
+/***/ 53296:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -5515,18 +5515,18 @@ file.normalizeFilesArray = function(data) {
  * Licensed under the MIT license.
  * https://github.com/archiverjs/archiver-utils/blob/master/LICENSE
  */
-var fs = __webpack_require__(10448);
+var fs = __webpack_require__(35744);
 var path = __webpack_require__(16928);
-var isStream = __webpack_require__(81327);
-var lazystream = __webpack_require__(76974);
-var normalizePath = __webpack_require__(65973);
-var defaults = __webpack_require__(18151);
+var isStream = __webpack_require__(96543);
+var lazystream = __webpack_require__(32126);
+var normalizePath = __webpack_require__(56133);
+var defaults = __webpack_require__(7511);
 
 var Stream = (__webpack_require__(2203).Stream);
-var PassThrough = (__webpack_require__(62235).PassThrough);
+var PassThrough = (__webpack_require__(29963).PassThrough);
 
 var utils = module.exports = {};
-utils.file = __webpack_require__(9808);
+utils.file = __webpack_require__(38816);
 
 utils.collectStream = function(source, callback) {
   var collection = [];
@@ -5667,7 +5667,7 @@ utils.walkdir = function(dirpath, base, callback) {
 
 /***/ }),
 
-/***/ 93936:
+/***/ 99392:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -5677,7 +5677,7 @@ utils.walkdir = function(dirpath, base, callback) {
  * @license [MIT]{@link https://github.com/archiverjs/node-archiver/blob/master/LICENSE}
  * @copyright (c) 2012-2014 Chris Talkington, contributors.
  */
-var Archiver = __webpack_require__(21029);
+var Archiver = __webpack_require__(50549);
 
 var formats = {};
 
@@ -5749,15 +5749,15 @@ vending.isRegisteredFormat = function (format) {
   return false;
 };
 
-vending.registerFormat('zip', __webpack_require__(18052));
-vending.registerFormat('tar', __webpack_require__(26348));
-vending.registerFormat('json', __webpack_require__(45749));
+vending.registerFormat('zip', __webpack_require__(22836));
+vending.registerFormat('tar', __webpack_require__(10396));
+vending.registerFormat('json', __webpack_require__(54693));
 
 module.exports = vending;
 
 /***/ }),
 
-/***/ 21029:
+/***/ 50549:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -5768,14 +5768,14 @@ module.exports = vending;
  * @copyright (c) 2012-2014 Chris Talkington, contributors.
  */
 var fs = __webpack_require__(79896);
-var glob = __webpack_require__(19860);
-var async = __webpack_require__(13025);
+var glob = __webpack_require__(51364);
+var async = __webpack_require__(97329);
 var path = __webpack_require__(16928);
-var util = __webpack_require__(89728);
+var util = __webpack_require__(53296);
 
 var inherits = (__webpack_require__(39023).inherits);
-var ArchiverError = __webpack_require__(59142);
-var Transform = (__webpack_require__(62235).Transform);
+var ArchiverError = __webpack_require__(13110);
+var Transform = (__webpack_require__(29963).Transform);
 
 var win32 = process.platform === 'win32';
 
@@ -6738,7 +6738,7 @@ module.exports = Archiver;
 
 /***/ }),
 
-/***/ 59142:
+/***/ 13110:
 /***/ ((module, exports, __webpack_require__) => {
 
 /**
@@ -6784,7 +6784,7 @@ exports = module.exports = ArchiverError;
 
 /***/ }),
 
-/***/ 45749:
+/***/ 54693:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -6795,10 +6795,10 @@ exports = module.exports = ArchiverError;
  * @copyright (c) 2012-2014 Chris Talkington, contributors.
  */
 var inherits = (__webpack_require__(39023).inherits);
-var Transform = (__webpack_require__(62235).Transform);
+var Transform = (__webpack_require__(29963).Transform);
 
-var crc32 = __webpack_require__(27204);
-var util = __webpack_require__(89728);
+var crc32 = __webpack_require__(84928);
+var util = __webpack_require__(53296);
 
 /**
  * @constructor
@@ -6901,7 +6901,7 @@ module.exports = Json;
 
 /***/ }),
 
-/***/ 26348:
+/***/ 10396:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -6913,8 +6913,8 @@ module.exports = Json;
  */
 var zlib = __webpack_require__(43106);
 
-var engine = __webpack_require__(8006);
-var util = __webpack_require__(89728);
+var engine = __webpack_require__(56118);
+var util = __webpack_require__(53296);
 
 /**
  * @constructor
@@ -7075,7 +7075,7 @@ module.exports = Tar;
 
 /***/ }),
 
-/***/ 18052:
+/***/ 22836:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -7085,8 +7085,8 @@ module.exports = Tar;
  * @license [MIT]{@link https://github.com/archiverjs/node-archiver/blob/master/LICENSE}
  * @copyright (c) 2012-2014 Chris Talkington, contributors.
  */
-var engine = __webpack_require__(71366);
-var util = __webpack_require__(89728);
+var engine = __webpack_require__(41622);
+var util = __webpack_require__(53296);
 
 /**
  * @constructor
@@ -7202,15 +7202,15 @@ module.exports = Zip;
 
 /***/ }),
 
-/***/ 55610:
+/***/ 49290:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 var $byteLength = callBound('ArrayBuffer.prototype.byteLength', true);
 
-var isArrayBuffer = __webpack_require__(68381);
+var isArrayBuffer = __webpack_require__(96429);
 
 /** @type {import('.')} */
 module.exports = function byteLength(ab) {
@@ -7223,7 +7223,7 @@ module.exports = function byteLength(ab) {
 
 /***/ }),
 
-/***/ 89331:
+/***/ 51491:
 /***/ ((module) => {
 
 
@@ -7238,7 +7238,7 @@ module.exports = () => cached;
 
 /***/ }),
 
-/***/ 87687:
+/***/ 77655:
 /***/ ((module) => {
 
 
@@ -7253,7 +7253,7 @@ module.exports = () => cached;
 
 /***/ }),
 
-/***/ 13025:
+/***/ 97329:
 /***/ (function(__unused_webpack_module, exports) {
 
 (function (global, factory) {
@@ -13320,7 +13320,7 @@ module.exports = () => cached;
 
 /***/ }),
 
-/***/ 69553:
+/***/ 73057:
 /***/ ((module) => {
 
 function isBuffer(value) {
@@ -13520,7 +13520,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 63524:
+/***/ 59380:
 /***/ ((module) => {
 
 
@@ -13589,13 +13589,13 @@ function range(a, b, str) {
 
 /***/ }),
 
-/***/ 53281:
+/***/ 58769:
 /***/ ((module, exports, __webpack_require__) => {
 
-var Chainsaw = __webpack_require__(16174);
+var Chainsaw = __webpack_require__(71710);
 var EventEmitter = (__webpack_require__(24434).EventEmitter);
-var Buffers = __webpack_require__(25171);
-var Vars = __webpack_require__(63435);
+var Buffers = __webpack_require__(86627);
+var Vars = __webpack_require__(91259);
 var Stream = (__webpack_require__(2203).Stream);
 
 exports = module.exports = function (bufOrEm, eventName) {
@@ -13993,7 +13993,7 @@ function words (decode) {
 
 /***/ }),
 
-/***/ 63435:
+/***/ 91259:
 /***/ ((module) => {
 
 module.exports = function (store) {
@@ -14028,7 +14028,7 @@ module.exports = function (store) {
 
 /***/ }),
 
-/***/ 78115:
+/***/ 63251:
 /***/ (function(module) {
 
 /**
@@ -15558,10 +15558,10 @@ module.exports = function (store) {
 
 /***/ }),
 
-/***/ 65363:
+/***/ 94691:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var balanced = __webpack_require__(63524)
+var balanced = __webpack_require__(59380)
 
 module.exports = expandTop
 
@@ -16198,7 +16198,7 @@ function expand(
 
 /***/ }),
 
-/***/ 25171:
+/***/ 86627:
 /***/ ((module) => {
 
 module.exports = Buffers;
@@ -16474,16 +16474,16 @@ Buffers.prototype.toString = function(encoding, start, end) {
 
 /***/ }),
 
-/***/ 52127:
+/***/ 22639:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var bind = __webpack_require__(56172);
+var bind = __webpack_require__(37564);
 
-var $apply = __webpack_require__(55241);
-var $call = __webpack_require__(1805);
-var $reflectApply = __webpack_require__(20754);
+var $apply = __webpack_require__(33945);
+var $call = __webpack_require__(88093);
+var $reflectApply = __webpack_require__(31330);
 
 /** @type {import('./actualApply')} */
 module.exports = $reflectApply || bind.call($call, $apply);
@@ -16491,14 +16491,14 @@ module.exports = $reflectApply || bind.call($call, $apply);
 
 /***/ }),
 
-/***/ 47186:
+/***/ 76002:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var bind = __webpack_require__(56172);
-var $apply = __webpack_require__(55241);
-var actualApply = __webpack_require__(52127);
+var bind = __webpack_require__(37564);
+var $apply = __webpack_require__(33945);
+var actualApply = __webpack_require__(22639);
 
 /** @type {import('./applyBind')} */
 module.exports = function applyBind() {
@@ -16508,7 +16508,7 @@ module.exports = function applyBind() {
 
 /***/ }),
 
-/***/ 55241:
+/***/ 33945:
 /***/ ((module) => {
 
 
@@ -16519,7 +16519,7 @@ module.exports = Function.prototype.apply;
 
 /***/ }),
 
-/***/ 1805:
+/***/ 88093:
 /***/ ((module) => {
 
 
@@ -16530,16 +16530,16 @@ module.exports = Function.prototype.call;
 
 /***/ }),
 
-/***/ 91121:
+/***/ 88705:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var bind = __webpack_require__(56172);
-var $TypeError = __webpack_require__(25714);
+var bind = __webpack_require__(37564);
+var $TypeError = __webpack_require__(73314);
 
-var $call = __webpack_require__(1805);
-var $actualApply = __webpack_require__(52127);
+var $call = __webpack_require__(88093);
+var $actualApply = __webpack_require__(22639);
 
 /** @type {(args: [Function, thisArg?: unknown, ...args: unknown[]]) => Function} TODO FIXME, find a way to use import('.') */
 module.exports = function callBindBasic(args) {
@@ -16552,7 +16552,7 @@ module.exports = function callBindBasic(args) {
 
 /***/ }),
 
-/***/ 20754:
+/***/ 31330:
 /***/ ((module) => {
 
 
@@ -16563,17 +16563,17 @@ module.exports = typeof Reflect !== 'undefined' && Reflect && Reflect.apply;
 
 /***/ }),
 
-/***/ 71076:
+/***/ 53844:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var setFunctionLength = __webpack_require__(7762);
+var setFunctionLength = __webpack_require__(49346);
 
-var $defineProperty = __webpack_require__(90758);
+var $defineProperty = __webpack_require__(79094);
 
-var callBindBasic = __webpack_require__(91121);
-var applyBind = __webpack_require__(47186);
+var callBindBasic = __webpack_require__(88705);
+var applyBind = __webpack_require__(76002);
 
 module.exports = function callBind(originalFunction) {
 	var func = callBindBasic(arguments);
@@ -16594,14 +16594,14 @@ if ($defineProperty) {
 
 /***/ }),
 
-/***/ 36529:
+/***/ 23105:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
-var callBindBasic = __webpack_require__(91121);
+var callBindBasic = __webpack_require__(88705);
 
 /** @type {(thisArg: string, searchString: string, position?: number) => number} */
 var $indexOf = callBindBasic([GetIntrinsic('%String.prototype.indexOf%')]);
@@ -16620,10 +16620,10 @@ module.exports = function callBoundIntrinsic(name, allowMissing) {
 
 /***/ }),
 
-/***/ 16174:
+/***/ 71710:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Traverse = __webpack_require__(56542);
+var Traverse = __webpack_require__(62958);
 var EventEmitter = (__webpack_require__(24434).EventEmitter);
 
 module.exports = Chainsaw;
@@ -16772,7 +16772,7 @@ function upgradeChainsaw(saw) {
 
 /***/ }),
 
-/***/ 23350:
+/***/ 96070:
 /***/ ((module) => {
 
 /**
@@ -16794,7 +16794,7 @@ ArchiveEntry.prototype.isDirectory = function() {};
 
 /***/ }),
 
-/***/ 9442:
+/***/ 36306:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -16805,11 +16805,11 @@ ArchiveEntry.prototype.isDirectory = function() {};
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
 var inherits = (__webpack_require__(39023).inherits);
-var isStream = __webpack_require__(81327);
-var Transform = (__webpack_require__(62235).Transform);
+var isStream = __webpack_require__(96543);
+var Transform = (__webpack_require__(29963).Transform);
 
-var ArchiveEntry = __webpack_require__(23350);
-var util = __webpack_require__(87244);
+var ArchiveEntry = __webpack_require__(96070);
+var util = __webpack_require__(18300);
 
 var ArchiveOutputStream = module.exports = function(options) {
   if (!(this instanceof ArchiveOutputStream)) {
@@ -16918,7 +16918,7 @@ ArchiveOutputStream.prototype.write = function(chunk, cb) {
 
 /***/ }),
 
-/***/ 26892:
+/***/ 94908:
 /***/ ((module) => {
 
 /**
@@ -16996,7 +16996,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 93392:
+/***/ 97632:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -17006,7 +17006,7 @@ module.exports = {
  * Licensed under the MIT license.
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
-var zipUtil = __webpack_require__(293);
+var zipUtil = __webpack_require__(6453);
 
 var DATA_DESCRIPTOR_FLAG = 1 << 3;
 var ENCRYPTION_FLAG = 1 << 0;
@@ -17103,7 +17103,7 @@ GeneralPurposeBit.prototype.usesUTF8ForNames = function() {
 
 /***/ }),
 
-/***/ 77362:
+/***/ 23810:
 /***/ ((module) => {
 
 /**
@@ -17162,7 +17162,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 293:
+/***/ 6453:
 /***/ ((module) => {
 
 /**
@@ -17242,7 +17242,7 @@ util.toDosTime = function(d) {
 
 /***/ }),
 
-/***/ 43348:
+/***/ 73380:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -17253,14 +17253,14 @@ util.toDosTime = function(d) {
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
 var inherits = (__webpack_require__(39023).inherits);
-var normalizePath = __webpack_require__(65973);
+var normalizePath = __webpack_require__(56133);
 
-var ArchiveEntry = __webpack_require__(23350);
-var GeneralPurposeBit = __webpack_require__(93392);
-var UnixStat = __webpack_require__(77362);
+var ArchiveEntry = __webpack_require__(96070);
+var GeneralPurposeBit = __webpack_require__(97632);
+var UnixStat = __webpack_require__(23810);
 
-var constants = __webpack_require__(26892);
-var zipUtil = __webpack_require__(293);
+var constants = __webpack_require__(94908);
+var zipUtil = __webpack_require__(6453);
 
 var ZipArchiveEntry = module.exports = function(name) {
   if (!(this instanceof ZipArchiveEntry)) {
@@ -17662,7 +17662,7 @@ ZipArchiveEntry.prototype.isZip64 = function() {
 
 /***/ }),
 
-/***/ 61796:
+/***/ 82132:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -17673,17 +17673,17 @@ ZipArchiveEntry.prototype.isZip64 = function() {
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
 var inherits = (__webpack_require__(39023).inherits);
-var crc32 = __webpack_require__(20427);
-var {CRC32Stream} = __webpack_require__(97058);
-var {DeflateCRC32Stream} = __webpack_require__(97058);
+var crc32 = __webpack_require__(84891);
+var {CRC32Stream} = __webpack_require__(82770);
+var {DeflateCRC32Stream} = __webpack_require__(82770);
 
-var ArchiveOutputStream = __webpack_require__(9442);
-var ZipArchiveEntry = __webpack_require__(43348);
-var GeneralPurposeBit = __webpack_require__(93392);
+var ArchiveOutputStream = __webpack_require__(36306);
+var ZipArchiveEntry = __webpack_require__(73380);
+var GeneralPurposeBit = __webpack_require__(97632);
 
-var constants = __webpack_require__(26892);
-var util = __webpack_require__(87244);
-var zipUtil = __webpack_require__(293);
+var constants = __webpack_require__(94908);
+var util = __webpack_require__(18300);
+var zipUtil = __webpack_require__(6453);
 
 var ZipArchiveOutputStream = module.exports = function(options) {
   if (!(this instanceof ZipArchiveOutputStream)) {
@@ -18106,7 +18106,7 @@ ZipArchiveOutputStream.prototype.setComment = function(comment) {
 
 /***/ }),
 
-/***/ 54088:
+/***/ 47544:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18117,15 +18117,15 @@ ZipArchiveOutputStream.prototype.setComment = function(comment) {
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
 module.exports = {
-  ArchiveEntry: __webpack_require__(23350),
-  ZipArchiveEntry: __webpack_require__(43348),
-  ArchiveOutputStream: __webpack_require__(9442),
-  ZipArchiveOutputStream: __webpack_require__(61796)
+  ArchiveEntry: __webpack_require__(96070),
+  ZipArchiveEntry: __webpack_require__(73380),
+  ArchiveOutputStream: __webpack_require__(36306),
+  ZipArchiveOutputStream: __webpack_require__(82132)
 };
 
 /***/ }),
 
-/***/ 87244:
+/***/ 18300:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18136,8 +18136,8 @@ module.exports = {
  * https://github.com/archiverjs/node-compress-commons/blob/master/LICENSE-MIT
  */
 var Stream = (__webpack_require__(2203).Stream);
-var PassThrough = (__webpack_require__(62235).PassThrough);
-var isStream = __webpack_require__(81327);
+var PassThrough = (__webpack_require__(29963).PassThrough);
+var isStream = __webpack_require__(96543);
 
 var util = module.exports = {};
 
@@ -18158,7 +18158,7 @@ util.normalizeInputSource = function(source) {
 
 /***/ }),
 
-/***/ 28505:
+/***/ 45481:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -18272,7 +18272,7 @@ function objectToString(o) {
 
 /***/ }),
 
-/***/ 20427:
+/***/ 84891:
 /***/ ((__unused_webpack_module, exports) => {
 
 /*! crc32.js (C) 2014-present SheetJS -- http://sheetjs.com */
@@ -18386,7 +18386,7 @@ CRC32.str = crc32_str;
 
 /***/ }),
 
-/***/ 78833:
+/***/ 3662:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18399,9 +18399,9 @@ CRC32.str = crc32_str;
 
  
 
-const {Transform} = __webpack_require__(62235);
+const {Transform} = __webpack_require__(29963);
 
-const crc32 = __webpack_require__(20427);
+const crc32 = __webpack_require__(84891);
 
 class CRC32Stream extends Transform {
   constructor(options) {
@@ -18441,7 +18441,7 @@ module.exports = CRC32Stream;
 
 /***/ }),
 
-/***/ 15692:
+/***/ 76252:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18456,7 +18456,7 @@ module.exports = CRC32Stream;
 
 const {DeflateRaw} = __webpack_require__(43106);
 
-const crc32 = __webpack_require__(20427);
+const crc32 = __webpack_require__(84891);
 
 class DeflateCRC32Stream extends DeflateRaw {
   constructor(options) {
@@ -18510,7 +18510,7 @@ module.exports = DeflateCRC32Stream;
 
 /***/ }),
 
-/***/ 97058:
+/***/ 82770:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18524,14 +18524,14 @@ module.exports = DeflateCRC32Stream;
 
 
 module.exports = {
-  CRC32Stream: __webpack_require__(78833),
-  DeflateCRC32Stream: __webpack_require__(15692)
+  CRC32Stream: __webpack_require__(3662),
+  DeflateCRC32Stream: __webpack_require__(76252)
 }
 
 
 /***/ }),
 
-/***/ 33326:
+/***/ 6110:
 /***/ ((module, exports, __webpack_require__) => {
 
 /* eslint-env browser */
@@ -18791,7 +18791,7 @@ function localstorage() {
 	}
 }
 
-module.exports = __webpack_require__(7377)(exports);
+module.exports = __webpack_require__(40897)(exports);
 
 const {formatters} = module.exports;
 
@@ -18810,7 +18810,7 @@ formatters.j = function (v) {
 
 /***/ }),
 
-/***/ 7377:
+/***/ 40897:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -18826,7 +18826,7 @@ function setup(env) {
 	createDebug.disable = disable;
 	createDebug.enable = enable;
 	createDebug.enabled = enabled;
-	createDebug.humanize = __webpack_require__(34472);
+	createDebug.humanize = __webpack_require__(70744);
 	createDebug.destroy = destroy;
 
 	Object.keys(env).forEach(key => {
@@ -19109,7 +19109,7 @@ module.exports = setup;
 
 /***/ }),
 
-/***/ 51710:
+/***/ 2830:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -19118,15 +19118,15 @@ module.exports = setup;
  */
 
 if (typeof process === 'undefined' || process.type === 'renderer' || process.browser === true || process.__nwjs) {
-	module.exports = __webpack_require__(33326);
+	module.exports = __webpack_require__(6110);
 } else {
-	module.exports = __webpack_require__(3380);
+	module.exports = __webpack_require__(95108);
 }
 
 
 /***/ }),
 
-/***/ 3380:
+/***/ 95108:
 /***/ ((module, exports, __webpack_require__) => {
 
 /**
@@ -19160,7 +19160,7 @@ exports.colors = [6, 2, 3, 4, 5, 1];
 try {
 	// Optional dependency (as in, doesn't need to be installed, NOT like optionalDependencies in package.json)
 	// eslint-disable-next-line import/no-extraneous-dependencies
-	const supportsColor = __webpack_require__(12122);
+	const supportsColor = __webpack_require__(21450);
 
 	if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
 		exports.colors = [
@@ -19368,7 +19368,7 @@ function init(debug) {
 	}
 }
 
-module.exports = __webpack_require__(7377)(exports);
+module.exports = __webpack_require__(40897)(exports);
 
 const {formatters} = module.exports;
 
@@ -19396,17 +19396,17 @@ formatters.O = function (v) {
 
 /***/ }),
 
-/***/ 30116:
+/***/ 31316:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $defineProperty = __webpack_require__(90758);
+var $defineProperty = __webpack_require__(79094);
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
 
-var gopd = __webpack_require__(28226);
+var gopd = __webpack_require__(33170);
 
 /** @type {import('.')} */
 module.exports = function defineDataProperty(
@@ -19459,23 +19459,23 @@ module.exports = function defineDataProperty(
 
 /***/ }),
 
-/***/ 78623:
+/***/ 50191:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var keys = __webpack_require__(83242);
+var keys = __webpack_require__(62682);
 var hasSymbols = typeof Symbol === 'function' && typeof Symbol('foo') === 'symbol';
 
 var toStr = Object.prototype.toString;
 var concat = Array.prototype.concat;
-var defineDataProperty = __webpack_require__(30116);
+var defineDataProperty = __webpack_require__(31316);
 
 var isFunction = function (fn) {
 	return typeof fn === 'function' && toStr.call(fn) === '[object Function]';
 };
 
-var supportsDescriptors = __webpack_require__(58017)();
+var supportsDescriptors = __webpack_require__(60497)();
 
 var defineProperty = function (object, name, value, predicate) {
 	if (name in object) {
@@ -19513,13 +19513,13 @@ module.exports = defineProperties;
 
 /***/ }),
 
-/***/ 91549:
+/***/ 26669:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBind = __webpack_require__(91121);
-var gOPD = __webpack_require__(28226);
+var callBind = __webpack_require__(88705);
+var gOPD = __webpack_require__(33170);
 
 var hasProtoAccessor;
 try {
@@ -19550,19 +19550,19 @@ module.exports = desc && typeof desc.get === 'function'
 
 /***/ }),
 
-/***/ 6669:
+/***/ 24765:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var isCallable = __webpack_require__(35427);
+var isCallable = __webpack_require__(69203);
 
-var inspect = __webpack_require__(52554);
+var inspect = __webpack_require__(60506);
 
-var GetV = __webpack_require__(84332);
-var isPropertyKey = __webpack_require__(37224);
+var GetV = __webpack_require__(47996);
+var isPropertyKey = __webpack_require__(29336);
 
 // https://262.ecma-international.org/6.0/#sec-getmethod
 
@@ -19593,16 +19593,16 @@ module.exports = function GetMethod(O, P) {
 
 /***/ }),
 
-/***/ 84332:
+/***/ 47996:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var inspect = __webpack_require__(52554);
+var inspect = __webpack_require__(60506);
 
-var isPropertyKey = __webpack_require__(37224);
+var isPropertyKey = __webpack_require__(29336);
 
 // https://262.ecma-international.org/6.0/#sec-getv
 
@@ -19623,7 +19623,7 @@ module.exports = function GetV(V, P) {
 
 /***/ }),
 
-/***/ 37224:
+/***/ 29336:
 /***/ ((module) => {
 
 
@@ -19636,7 +19636,7 @@ module.exports = function isPropertyKey(argument) {
 
 /***/ }),
 
-/***/ 90758:
+/***/ 79094:
 /***/ ((module) => {
 
 
@@ -19657,7 +19657,7 @@ module.exports = $defineProperty;
 
 /***/ }),
 
-/***/ 63632:
+/***/ 33056:
 /***/ ((module) => {
 
 
@@ -19668,7 +19668,7 @@ module.exports = EvalError;
 
 /***/ }),
 
-/***/ 74388:
+/***/ 31620:
 /***/ ((module) => {
 
 
@@ -19679,7 +19679,7 @@ module.exports = Error;
 
 /***/ }),
 
-/***/ 43113:
+/***/ 14585:
 /***/ ((module) => {
 
 
@@ -19690,7 +19690,7 @@ module.exports = RangeError;
 
 /***/ }),
 
-/***/ 68041:
+/***/ 46905:
 /***/ ((module) => {
 
 
@@ -19701,7 +19701,7 @@ module.exports = ReferenceError;
 
 /***/ }),
 
-/***/ 29465:
+/***/ 80105:
 /***/ ((module) => {
 
 
@@ -19712,7 +19712,7 @@ module.exports = SyntaxError;
 
 /***/ }),
 
-/***/ 25714:
+/***/ 73314:
 /***/ ((module) => {
 
 
@@ -19723,7 +19723,7 @@ module.exports = TypeError;
 
 /***/ }),
 
-/***/ 82642:
+/***/ 32578:
 /***/ ((module) => {
 
 
@@ -19734,12 +19734,12 @@ module.exports = URIError;
 
 /***/ }),
 
-/***/ 67137:
+/***/ 19601:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
 /** @type {import('./RequireObjectCoercible')} */
 module.exports = function RequireObjectCoercible(value) {
@@ -19752,7 +19752,7 @@ module.exports = function RequireObjectCoercible(value) {
 
 /***/ }),
 
-/***/ 79703:
+/***/ 95399:
 /***/ ((module) => {
 
 
@@ -19763,7 +19763,7 @@ module.exports = Object;
 
 /***/ }),
 
-/***/ 94272:
+/***/ 21040:
 /***/ ((module) => {
 
 
@@ -19776,19 +19776,19 @@ module.exports = function isObject(x) {
 
 /***/ }),
 
-/***/ 31876:
+/***/ 75604:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var hasSymbols = typeof Symbol === 'function' && typeof Symbol.iterator === 'symbol';
 
-var isCallable = __webpack_require__(35427);
-var isDate = __webpack_require__(23837);
-var isSymbol = __webpack_require__(44231);
-var $TypeError = __webpack_require__(25714);
+var isCallable = __webpack_require__(69203);
+var isDate = __webpack_require__(86253);
+var isSymbol = __webpack_require__(63927);
+var $TypeError = __webpack_require__(73314);
 
-var isPrimitive = __webpack_require__(99741);
+var isPrimitive = __webpack_require__(26925);
 
 /** @import { primitiveES6 } from './es2015' */
 
@@ -19815,7 +19815,7 @@ function OrdinaryToPrimitive(O, hint) {
 	throw new $TypeError('No default value');
 }
 
-var GetMethod = __webpack_require__(6669);
+var GetMethod = __webpack_require__(24765);
 
 /** @type {import('./es2015')} */
 // http://www.ecma-international.org/ecma-262/6.0/#sec-toprimitive
@@ -19863,7 +19863,7 @@ module.exports = function ToPrimitive(input) {
 
 /***/ }),
 
-/***/ 99741:
+/***/ 26925:
 /***/ ((module) => {
 
 
@@ -19879,7 +19879,7 @@ module.exports = function isPrimitive(value) {
 
 /***/ }),
 
-/***/ 73425:
+/***/ 16577:
 /***/ ((module, exports) => {
 
 /**
@@ -20757,7 +20757,7 @@ module.exports.defineEventAttribute = defineEventAttribute
 
 /***/ }),
 
-/***/ 17532:
+/***/ 29580:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 module.exports = __webpack_require__(24434)
@@ -20765,7 +20765,7 @@ module.exports = __webpack_require__(24434)
 
 /***/ }),
 
-/***/ 12899:
+/***/ 13587:
 /***/ ((module) => {
 
 module.exports = class FixedFIFO {
@@ -20811,10 +20811,10 @@ module.exports = class FixedFIFO {
 
 /***/ }),
 
-/***/ 74219:
+/***/ 83867:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const FixedFIFO = __webpack_require__(12899)
+const FixedFIFO = __webpack_require__(13587)
 
 module.exports = class FastFIFO {
   constructor (hwm) {
@@ -20866,12 +20866,12 @@ module.exports = class FastFIFO {
 
 /***/ }),
 
-/***/ 63651:
+/***/ 14963:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var isCallable = __webpack_require__(35427);
+var isCallable = __webpack_require__(69203);
 
 var toStr = Object.prototype.toString;
 var hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -20942,7 +20942,7 @@ module.exports = function forEach(list, iterator, thisArg) {
 
 /***/ }),
 
-/***/ 41776:
+/***/ 99808:
 /***/ ((module) => {
 
 
@@ -21033,29 +21033,29 @@ module.exports = function bind(that) {
 
 /***/ }),
 
-/***/ 56172:
+/***/ 37564:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var implementation = __webpack_require__(41776);
+var implementation = __webpack_require__(99808);
 
 module.exports = Function.prototype.bind || implementation;
 
 
 /***/ }),
 
-/***/ 37995:
+/***/ 89947:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var IsCallable = __webpack_require__(35427);
-var hasOwn = __webpack_require__(33004);
-var functionsHaveNames = __webpack_require__(64671)();
-var $TypeError = __webpack_require__(25714);
-var callBound = __webpack_require__(36529);
-var isDDA = __webpack_require__(78279);
+var IsCallable = __webpack_require__(69203);
+var hasOwn = __webpack_require__(54076);
+var functionsHaveNames = __webpack_require__(21327)();
+var $TypeError = __webpack_require__(73314);
+var callBound = __webpack_require__(23105);
+var isDDA = __webpack_require__(10647);
 
 var $functionToString = callBound('Function.prototype.toString');
 var $stringMatch = callBound('String.prototype.match');
@@ -21102,16 +21102,16 @@ module.exports = function getName() {
 
 /***/ }),
 
-/***/ 61509:
+/***/ 82069:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBind = __webpack_require__(71076);
+var callBind = __webpack_require__(53844);
 
-var implementation = __webpack_require__(37995);
-var getPolyfill = __webpack_require__(5986);
-var shim = __webpack_require__(92112);
+var implementation = __webpack_require__(89947);
+var getPolyfill = __webpack_require__(85202);
+var shim = __webpack_require__(70016);
 
 var bound = callBind(implementation);
 
@@ -21125,12 +21125,12 @@ module.exports.shim = shim;
 
 /***/ }),
 
-/***/ 5986:
+/***/ 85202:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var implementation = __webpack_require__(37995);
+var implementation = __webpack_require__(89947);
 
 /** @type {import('./polyfill')} */
 module.exports = function getPolyfill() {
@@ -21140,17 +21140,17 @@ module.exports = function getPolyfill() {
 
 /***/ }),
 
-/***/ 92112:
+/***/ 70016:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var supportsDescriptors = __webpack_require__(58017)();
-var functionsHaveNames = __webpack_require__(64671)();
-var $TypeError = __webpack_require__(25714);
+var supportsDescriptors = __webpack_require__(60497)();
+var functionsHaveNames = __webpack_require__(21327)();
+var $TypeError = __webpack_require__(73314);
 
-var getPolyfill = __webpack_require__(5986);
-var defineProperty = __webpack_require__(90758);
+var getPolyfill = __webpack_require__(85202);
+var defineProperty = __webpack_require__(79094);
 
 /** @type {import('./shim')} */
 module.exports = function shimName() {
@@ -21185,7 +21185,7 @@ module.exports = function shimName() {
 
 /***/ }),
 
-/***/ 64671:
+/***/ 21327:
 /***/ ((module) => {
 
 
@@ -21223,7 +21223,7 @@ module.exports = functionsHaveNames;
 
 /***/ }),
 
-/***/ 82220:
+/***/ 47228:
 /***/ ((module) => {
 
 
@@ -21238,33 +21238,33 @@ module.exports = () => cached;
 
 /***/ }),
 
-/***/ 86374:
+/***/ 60470:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var undefined;
 
-var $Object = __webpack_require__(79703);
+var $Object = __webpack_require__(95399);
 
-var $Error = __webpack_require__(74388);
-var $EvalError = __webpack_require__(63632);
-var $RangeError = __webpack_require__(43113);
-var $ReferenceError = __webpack_require__(68041);
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
-var $URIError = __webpack_require__(82642);
+var $Error = __webpack_require__(31620);
+var $EvalError = __webpack_require__(33056);
+var $RangeError = __webpack_require__(14585);
+var $ReferenceError = __webpack_require__(46905);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
+var $URIError = __webpack_require__(32578);
 
-var abs = __webpack_require__(68553);
-var floor = __webpack_require__(70395);
-var max = __webpack_require__(61003);
-var min = __webpack_require__(95721);
-var pow = __webpack_require__(6243);
-var round = __webpack_require__(13101);
-var sign = __webpack_require__(7196);
+var abs = __webpack_require__(55641);
+var floor = __webpack_require__(96171);
+var max = __webpack_require__(57147);
+var min = __webpack_require__(41017);
+var pow = __webpack_require__(56947);
+var round = __webpack_require__(42621);
+var sign = __webpack_require__(30156);
 
-var $gOPD = __webpack_require__(28226);
-var $defineProperty = __webpack_require__(90758);
+var $gOPD = __webpack_require__(33170);
+var $defineProperty = __webpack_require__(79094);
 
 var throwTypeError = function () {
 	throw new $TypeError();
@@ -21286,14 +21286,14 @@ var ThrowTypeError = $gOPD
 	}())
 	: throwTypeError;
 
-var hasSymbols = __webpack_require__(40536)();
+var hasSymbols = __webpack_require__(23336)();
 
-var getProto = __webpack_require__(28031);
-var $ObjectGPO = __webpack_require__(42111);
-var $ReflectGPO = __webpack_require__(50201);
+var getProto = __webpack_require__(81967);
+var $ObjectGPO = __webpack_require__(91311);
+var $ReflectGPO = __webpack_require__(48681);
 
-var $apply = __webpack_require__(55241);
-var $call = __webpack_require__(1805);
+var $apply = __webpack_require__(33945);
+var $call = __webpack_require__(88093);
 
 var needsEval = {};
 
@@ -21394,9 +21394,9 @@ if (getProto) {
 	}
 }
 
-var getAsyncFunction = __webpack_require__(89331);
-var getGeneratorFunction = __webpack_require__(82220);
-var getAsyncGeneratorFunction = __webpack_require__(87687);
+var getAsyncFunction = __webpack_require__(51491);
+var getGeneratorFunction = __webpack_require__(47228);
+var getAsyncGeneratorFunction = __webpack_require__(77655);
 
 var doEval = function doEval(name) {
 	var value;
@@ -21478,8 +21478,8 @@ var LEGACY_ALIASES = {
 	'%WeakSetPrototype%': ['WeakSet', 'prototype']
 };
 
-var bind = __webpack_require__(56172);
-var hasOwn = __webpack_require__(33004);
+var bind = __webpack_require__(37564);
+var hasOwn = __webpack_require__(54076);
 var $concat = bind.call($call, Array.prototype.concat);
 var $spliceApply = bind.call($apply, Array.prototype.splice);
 var $replace = bind.call($call, String.prototype.replace);
@@ -21618,12 +21618,12 @@ module.exports = function GetIntrinsic(name, allowMissing) {
 
 /***/ }),
 
-/***/ 42111:
+/***/ 91311:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $Object = __webpack_require__(79703);
+var $Object = __webpack_require__(95399);
 
 /** @type {import('./Object.getPrototypeOf')} */
 module.exports = $Object.getPrototypeOf || null;
@@ -21631,7 +21631,7 @@ module.exports = $Object.getPrototypeOf || null;
 
 /***/ }),
 
-/***/ 50201:
+/***/ 48681:
 /***/ ((module) => {
 
 
@@ -21642,15 +21642,15 @@ module.exports = (typeof Reflect !== 'undefined' && Reflect.getPrototypeOf) || n
 
 /***/ }),
 
-/***/ 28031:
+/***/ 81967:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var reflectGetProto = __webpack_require__(50201);
-var originalGetProto = __webpack_require__(42111);
+var reflectGetProto = __webpack_require__(48681);
+var originalGetProto = __webpack_require__(91311);
 
-var getDunderProto = __webpack_require__(91549);
+var getDunderProto = __webpack_require__(26669);
 
 /** @type {import('.')} */
 module.exports = reflectGetProto
@@ -21676,7 +21676,7 @@ module.exports = reflectGetProto
 
 /***/ }),
 
-/***/ 82630:
+/***/ 1174:
 /***/ ((module) => {
 
 
@@ -21687,13 +21687,13 @@ module.exports = Object.getOwnPropertyDescriptor;
 
 /***/ }),
 
-/***/ 28226:
+/***/ 33170:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 /** @type {import('.')} */
-var $gOPD = __webpack_require__(82630);
+var $gOPD = __webpack_require__(1174);
 
 if ($gOPD) {
 	try {
@@ -21709,7 +21709,7 @@ module.exports = $gOPD;
 
 /***/ }),
 
-/***/ 65948:
+/***/ 73964:
 /***/ ((module) => {
 
 
@@ -21739,13 +21739,13 @@ function clone (obj) {
 
 /***/ }),
 
-/***/ 10448:
+/***/ 35744:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var fs = __webpack_require__(79896)
-var polyfills = __webpack_require__(62442)
-var legacy = __webpack_require__(29374)
-var clone = __webpack_require__(65948)
+var polyfills = __webpack_require__(83501)
+var legacy = __webpack_require__(12270)
+var clone = __webpack_require__(73964)
 
 var util = __webpack_require__(39023)
 
@@ -22194,7 +22194,7 @@ function retry () {
 
 /***/ }),
 
-/***/ 29374:
+/***/ 12270:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var Stream = (__webpack_require__(2203).Stream)
@@ -22319,7 +22319,7 @@ function legacy (fs) {
 
 /***/ }),
 
-/***/ 62442:
+/***/ 83501:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var constants = __webpack_require__(49140)
@@ -22681,7 +22681,7 @@ function patch (fs) {
 
 /***/ }),
 
-/***/ 47429:
+/***/ 36629:
 /***/ ((module) => {
 
 
@@ -22699,7 +22699,7 @@ module.exports = function hasNativeBigInts() {
 
 /***/ }),
 
-/***/ 65141:
+/***/ 83813:
 /***/ ((module) => {
 
 
@@ -22714,12 +22714,12 @@ module.exports = (flag, argv = process.argv) => {
 
 /***/ }),
 
-/***/ 58017:
+/***/ 60497:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $defineProperty = __webpack_require__(90758);
+var $defineProperty = __webpack_require__(79094);
 
 var hasPropertyDescriptors = function hasPropertyDescriptors() {
 	return !!$defineProperty;
@@ -22743,13 +22743,13 @@ module.exports = hasPropertyDescriptors;
 
 /***/ }),
 
-/***/ 40536:
+/***/ 23336:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var origSymbol = typeof Symbol !== 'undefined' && Symbol;
-var hasSymbolSham = __webpack_require__(90058);
+var hasSymbolSham = __webpack_require__(61114);
 
 /** @type {import('.')} */
 module.exports = function hasNativeSymbols() {
@@ -22764,7 +22764,7 @@ module.exports = function hasNativeSymbols() {
 
 /***/ }),
 
-/***/ 90058:
+/***/ 61114:
 /***/ ((module) => {
 
 
@@ -22816,12 +22816,12 @@ module.exports = function hasSymbols() {
 
 /***/ }),
 
-/***/ 60119:
+/***/ 85479:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var hasSymbols = __webpack_require__(90058);
+var hasSymbols = __webpack_require__(61114);
 
 /** @type {import('.')} */
 module.exports = function hasToStringTagShams() {
@@ -22831,14 +22831,14 @@ module.exports = function hasToStringTagShams() {
 
 /***/ }),
 
-/***/ 33004:
+/***/ 54076:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var call = Function.prototype.call;
 var $hasOwn = Object.prototype.hasOwnProperty;
-var bind = __webpack_require__(56172);
+var bind = __webpack_require__(37564);
 
 /** @type {import('.')} */
 module.exports = bind.call(call, $hasOwn);
@@ -22846,7 +22846,7 @@ module.exports = bind.call(call, $hasOwn);
 
 /***/ }),
 
-/***/ 31778:
+/***/ 81970:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -22880,9 +22880,9 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.HttpProxyAgent = void 0;
 const net = __importStar(__webpack_require__(69278));
 const tls = __importStar(__webpack_require__(64756));
-const debug_1 = __importDefault(__webpack_require__(51710));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const events_1 = __webpack_require__(24434);
-const agent_base_1 = __webpack_require__(90206);
+const agent_base_1 = __webpack_require__(98894);
 const url_1 = __webpack_require__(87016);
 const debug = (0, debug_1.default)('http-proxy-agent');
 /**
@@ -23000,7 +23000,7 @@ function omit(obj, ...keys) {
 
 /***/ }),
 
-/***/ 94245:
+/***/ 3669:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -23035,10 +23035,10 @@ exports.HttpsProxyAgent = void 0;
 const net = __importStar(__webpack_require__(69278));
 const tls = __importStar(__webpack_require__(64756));
 const assert_1 = __importDefault(__webpack_require__(42613));
-const debug_1 = __importDefault(__webpack_require__(51710));
-const agent_base_1 = __webpack_require__(90206);
+const debug_1 = __importDefault(__webpack_require__(2830));
+const agent_base_1 = __webpack_require__(98894);
 const url_1 = __webpack_require__(87016);
-const parse_proxy_response_1 = __webpack_require__(18407);
+const parse_proxy_response_1 = __webpack_require__(37943);
 const debug = (0, debug_1.default)('https-proxy-agent');
 const setServernameFromNonIpHost = (options) => {
     if (options.servername === undefined &&
@@ -23186,7 +23186,7 @@ function omit(obj, ...keys) {
 
 /***/ }),
 
-/***/ 18407:
+/***/ 37943:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -23195,7 +23195,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseProxyResponse = void 0;
-const debug_1 = __importDefault(__webpack_require__(51710));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const debug = (0, debug_1.default)('https-proxy-agent:parse-proxy-response');
 function parseProxyResponse(socket) {
     return new Promise((resolve, reject) => {
@@ -23293,7 +23293,7 @@ exports.parseProxyResponse = parseProxyResponse;
 
 /***/ }),
 
-/***/ 1214:
+/***/ 39598:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 try {
@@ -23303,13 +23303,13 @@ try {
   module.exports = util.inherits;
 } catch (e) {
   /* istanbul ignore next */
-  module.exports = __webpack_require__(59341);
+  module.exports = __webpack_require__(26589);
 }
 
 
 /***/ }),
 
-/***/ 59341:
+/***/ 26589:
 /***/ ((module) => {
 
 if (typeof Object.create === 'function') {
@@ -23343,14 +23343,14 @@ if (typeof Object.create === 'function') {
 
 /***/ }),
 
-/***/ 68381:
+/***/ 96429:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBind = __webpack_require__(71076);
-var callBound = __webpack_require__(36529);
-var GetIntrinsic = __webpack_require__(86374);
+var callBind = __webpack_require__(53844);
+var callBound = __webpack_require__(23105);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $ArrayBuffer = GetIntrinsic('%ArrayBuffer%', true);
 /** @type {undefined | ((receiver: ArrayBuffer) => number) | ((receiver: unknown) => never)} */
@@ -23393,22 +23393,22 @@ module.exports = $byteLength || $abSlice
 
 /***/ }),
 
-/***/ 99000:
+/***/ 14856:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
-var safeRegexTest = __webpack_require__(30286);
+var callBound = __webpack_require__(23105);
+var safeRegexTest = __webpack_require__(93470);
 
 var toStr = callBound('Object.prototype.toString');
 var fnToStr = callBound('Function.prototype.toString');
 var isFnRegex = safeRegexTest(/^\s*async(?:\s+function(?:\s+|\()|\s*\()/);
 
-var hasToStringTag = __webpack_require__(60119)();
-var getProto = __webpack_require__(28031);
+var hasToStringTag = __webpack_require__(85479)();
+var getProto = __webpack_require__(81967);
 
-var getAsyncFunc = __webpack_require__(89331);
+var getAsyncFunc = __webpack_require__(51491);
 
 /** @type {import('.')} */
 module.exports = function isAsyncFunction(fn) {
@@ -23432,12 +23432,12 @@ module.exports = function isAsyncFunction(fn) {
 
 /***/ }),
 
-/***/ 74924:
+/***/ 95407:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var hasBigInts = __webpack_require__(47429)();
+var hasBigInts = __webpack_require__(36629)();
 
 if (hasBigInts) {
 	var bigIntValueOf = BigInt.prototype.valueOf;
@@ -23480,12 +23480,12 @@ if (hasBigInts) {
 
 /***/ }),
 
-/***/ 3095:
+/***/ 10823:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 var $boolToStr = callBound('Boolean.prototype.toString');
 var $toString = callBound('Object.prototype.toString');
 
@@ -23499,7 +23499,7 @@ var tryBooleanObject = function booleanBrandCheck(value) {
 	}
 };
 var boolClass = '[object Boolean]';
-var hasToStringTag = __webpack_require__(60119)();
+var hasToStringTag = __webpack_require__(85479)();
 
 /** @type {import('.')} */
 module.exports = function isBoolean(value) {
@@ -23515,7 +23515,7 @@ module.exports = function isBoolean(value) {
 
 /***/ }),
 
-/***/ 35427:
+/***/ 69203:
 /***/ ((module) => {
 
 
@@ -23623,12 +23623,12 @@ module.exports = reflectApply
 
 /***/ }),
 
-/***/ 23837:
+/***/ 86253:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var getDay = callBound('Date.prototype.getDay');
 /** @type {import('.')} */
@@ -23644,7 +23644,7 @@ var tryDateObject = function tryDateGetDayCall(value) {
 /** @type {(value: unknown) => string} */
 var toStr = callBound('Object.prototype.toString');
 var dateClass = '[object Date]';
-var hasToStringTag = __webpack_require__(60119)();
+var hasToStringTag = __webpack_require__(85479)();
 
 /** @type {import('.')} */
 module.exports = function isDateObject(value) {
@@ -23657,12 +23657,12 @@ module.exports = function isDateObject(value) {
 
 /***/ }),
 
-/***/ 78279:
+/***/ 10647:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var toStr = callBound('Object.prototype.toString');
 
@@ -23701,12 +23701,12 @@ module.exports = isDDA;
 
 /***/ }),
 
-/***/ 91592:
+/***/ 93816:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 /** @type {undefined | ((value: ThisParameterType<typeof FinalizationRegistry.prototype.register>, ...args: Parameters<typeof FinalizationRegistry.prototype.register>) => ReturnType<typeof FinalizationRegistry.prototype.register>)} */
 var $register = callBound('FinalizationRegistry.prototype.register', true);
@@ -23733,21 +23733,21 @@ module.exports = $register
 
 /***/ }),
 
-/***/ 2267:
+/***/ 55659:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
-var safeRegexTest = __webpack_require__(30286);
+var callBound = __webpack_require__(23105);
+var safeRegexTest = __webpack_require__(93470);
 var isFnRegex = safeRegexTest(/^\s*(?:function)?\*/);
-var hasToStringTag = __webpack_require__(60119)();
-var getProto = __webpack_require__(28031);
+var hasToStringTag = __webpack_require__(85479)();
+var getProto = __webpack_require__(81967);
 
 var toStr = callBound('Object.prototype.toString');
 var fnToStr = callBound('Function.prototype.toString');
 
-var getGeneratorFunction = __webpack_require__(82220);
+var getGeneratorFunction = __webpack_require__(47228);
 
 /** @type {import('.')} */
 module.exports = function isGeneratorFunction(fn) {
@@ -23771,7 +23771,7 @@ module.exports = function isGeneratorFunction(fn) {
 
 /***/ }),
 
-/***/ 70543:
+/***/ 69311:
 /***/ ((module) => {
 
 
@@ -23825,12 +23825,12 @@ module.exports = exported || function isMap(x) {
 
 /***/ }),
 
-/***/ 60662:
+/***/ 33670:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var $numToStr = callBound('Number.prototype.toString');
 
@@ -23845,7 +23845,7 @@ var tryNumberObject = function tryNumberObject(value) {
 };
 var $toString = callBound('Object.prototype.toString');
 var numClass = '[object Number]';
-var hasToStringTag = __webpack_require__(60119)();
+var hasToStringTag = __webpack_require__(85479)();
 
 /** @type {import('.')} */
 module.exports = function isNumberObject(value) {
@@ -23861,15 +23861,15 @@ module.exports = function isNumberObject(value) {
 
 /***/ }),
 
-/***/ 3790:
+/***/ 86622:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
-var hasToStringTag = __webpack_require__(60119)();
-var hasOwn = __webpack_require__(33004);
-var gOPD = __webpack_require__(28226);
+var callBound = __webpack_require__(23105);
+var hasToStringTag = __webpack_require__(85479)();
+var hasOwn = __webpack_require__(54076);
+var gOPD = __webpack_require__(33170);
 
 /** @type {import('.')} */
 var fn;
@@ -23937,7 +23937,7 @@ module.exports = fn;
 
 /***/ }),
 
-/***/ 9505:
+/***/ 6513:
 /***/ ((module) => {
 
 
@@ -23990,12 +23990,12 @@ module.exports = exported || function isSet(x) {
 
 /***/ }),
 
-/***/ 22755:
+/***/ 12403:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 /** @type {undefined | ((thisArg: SharedArrayBuffer) => number)} */
 var $byteLength = callBound('SharedArrayBuffer.prototype.byteLength', true);
@@ -24021,7 +24021,7 @@ module.exports = $byteLength
 
 /***/ }),
 
-/***/ 81327:
+/***/ 96543:
 /***/ ((module) => {
 
 
@@ -24056,12 +24056,12 @@ module.exports = isStream;
 
 /***/ }),
 
-/***/ 90658:
+/***/ 57970:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 /** @type {(receiver: ThisParameterType<typeof String.prototype.valueOf>, ...args: Parameters<typeof String.prototype.valueOf>) => ReturnType<typeof String.prototype.valueOf>} */
 var $strValueOf = callBound('String.prototype.valueOf');
@@ -24078,7 +24078,7 @@ var tryStringObject = function tryStringObject(value) {
 /** @type {(receiver: ThisParameterType<typeof Object.prototype.toString>, ...args: Parameters<typeof Object.prototype.toString>) => ReturnType<typeof Object.prototype.toString>} */
 var $toString = callBound('Object.prototype.toString');
 var strClass = '[object String]';
-var hasToStringTag = __webpack_require__(60119)();
+var hasToStringTag = __webpack_require__(85479)();
 
 /** @type {import('.')} */
 module.exports = function isString(value) {
@@ -24094,15 +24094,15 @@ module.exports = function isString(value) {
 
 /***/ }),
 
-/***/ 44231:
+/***/ 63927:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 var $toString = callBound('Object.prototype.toString');
-var hasSymbols = __webpack_require__(40536)();
-var safeRegexTest = __webpack_require__(30286);
+var hasSymbols = __webpack_require__(23336)();
+var safeRegexTest = __webpack_require__(93470);
 
 if (hasSymbols) {
 	var $symToStr = callBound('Symbol.prototype.toString');
@@ -24141,12 +24141,12 @@ if (hasSymbols) {
 
 /***/ }),
 
-/***/ 90549:
+/***/ 6405:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var whichTypedArray = __webpack_require__(33984);
+var whichTypedArray = __webpack_require__(54768);
 
 /** @type {import('.')} */
 module.exports = function isTypedArray(value) {
@@ -24156,7 +24156,7 @@ module.exports = function isTypedArray(value) {
 
 /***/ }),
 
-/***/ 2899:
+/***/ 33955:
 /***/ ((module) => {
 
 
@@ -24209,12 +24209,12 @@ module.exports = exported || function isWeakMap(x) {
 
 /***/ }),
 
-/***/ 24896:
+/***/ 92880:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 // eslint-disable-next-line no-extra-parens
 var $deref = /** @type {<T extends WeakKey>(thisArg: WeakRef<T>) => T | undefined} */ (callBound('WeakRef.prototype.deref', true));
@@ -24240,13 +24240,13 @@ module.exports = typeof WeakRef === 'undefined'
 
 /***/ }),
 
-/***/ 16346:
+/***/ 22237:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
-var callBound = __webpack_require__(36529);
+var GetIntrinsic = __webpack_require__(60470);
+var callBound = __webpack_require__(23105);
 
 var $WeakSet = GetIntrinsic('%WeakSet%', true);
 
@@ -24290,7 +24290,7 @@ if ($setHas) {
 
 /***/ }),
 
-/***/ 98049:
+/***/ 82513:
 /***/ ((module) => {
 
 var toString = {}.toString;
@@ -24302,11 +24302,11 @@ module.exports = Array.isArray || function (arr) {
 
 /***/ }),
 
-/***/ 76974:
+/***/ 32126:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var util = __webpack_require__(39023);
-var PassThrough = __webpack_require__(6843);
+var PassThrough = __webpack_require__(1835);
 
 module.exports = {
   Readable: Readable,
@@ -24363,7 +24363,7 @@ function Writable(fn, options) {
 
 /***/ }),
 
-/***/ 44599:
+/***/ 86215:
 /***/ ((module) => {
 
 var toString = {}.toString;
@@ -24375,7 +24375,7 @@ module.exports = Array.isArray || function (arr) {
 
 /***/ }),
 
-/***/ 14937:
+/***/ 34793:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -24408,7 +24408,7 @@ module.exports = Array.isArray || function (arr) {
 
 /*<replacement>*/
 
-var pna = __webpack_require__(59692);
+var pna = __webpack_require__(41564);
 /*</replacement>*/
 
 /*<replacement>*/
@@ -24423,12 +24423,12 @@ var objectKeys = Object.keys || function (obj) {
 module.exports = Duplex;
 
 /*<replacement>*/
-var util = Object.create(__webpack_require__(28505));
-util.inherits = __webpack_require__(1214);
+var util = Object.create(__webpack_require__(45481));
+util.inherits = __webpack_require__(39598);
 /*</replacement>*/
 
-var Readable = __webpack_require__(66895);
-var Writable = __webpack_require__(77635);
+var Readable = __webpack_require__(74559);
+var Writable = __webpack_require__(54579);
 
 util.inherits(Duplex, Readable);
 
@@ -24512,7 +24512,7 @@ Duplex.prototype._destroy = function (err, cb) {
 
 /***/ }),
 
-/***/ 21357:
+/***/ 72029:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -24544,11 +24544,11 @@ Duplex.prototype._destroy = function (err, cb) {
 
 module.exports = PassThrough;
 
-var Transform = __webpack_require__(463);
+var Transform = __webpack_require__(69343);
 
 /*<replacement>*/
-var util = Object.create(__webpack_require__(28505));
-util.inherits = __webpack_require__(1214);
+var util = Object.create(__webpack_require__(45481));
+util.inherits = __webpack_require__(39598);
 /*</replacement>*/
 
 util.inherits(PassThrough, Transform);
@@ -24565,7 +24565,7 @@ PassThrough.prototype._transform = function (chunk, encoding, cb) {
 
 /***/ }),
 
-/***/ 66895:
+/***/ 74559:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -24593,13 +24593,13 @@ PassThrough.prototype._transform = function (chunk, encoding, cb) {
 
 /*<replacement>*/
 
-var pna = __webpack_require__(59692);
+var pna = __webpack_require__(41564);
 /*</replacement>*/
 
 module.exports = Readable;
 
 /*<replacement>*/
-var isArray = __webpack_require__(44599);
+var isArray = __webpack_require__(86215);
 /*</replacement>*/
 
 /*<replacement>*/
@@ -24617,12 +24617,12 @@ var EElistenerCount = function (emitter, type) {
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __webpack_require__(54609);
+var Stream = __webpack_require__(87137);
 /*</replacement>*/
 
 /*<replacement>*/
 
-var Buffer = (__webpack_require__(62236).Buffer);
+var Buffer = (__webpack_require__(13644).Buffer);
 var OurUint8Array = (typeof global !== 'undefined' ? global : typeof window !== 'undefined' ? window : typeof self !== 'undefined' ? self : {}).Uint8Array || function () {};
 function _uint8ArrayToBuffer(chunk) {
   return Buffer.from(chunk);
@@ -24634,8 +24634,8 @@ function _isUint8Array(obj) {
 /*</replacement>*/
 
 /*<replacement>*/
-var util = Object.create(__webpack_require__(28505));
-util.inherits = __webpack_require__(1214);
+var util = Object.create(__webpack_require__(45481));
+util.inherits = __webpack_require__(39598);
 /*</replacement>*/
 
 /*<replacement>*/
@@ -24648,8 +24648,8 @@ if (debugUtil && debugUtil.debuglog) {
 }
 /*</replacement>*/
 
-var BufferList = __webpack_require__(85599);
-var destroyImpl = __webpack_require__(80711);
+var BufferList = __webpack_require__(46127);
+var destroyImpl = __webpack_require__(91031);
 var StringDecoder;
 
 util.inherits(Readable, Stream);
@@ -24669,7 +24669,7 @@ function prependListener(emitter, event, fn) {
 }
 
 function ReadableState(options, stream) {
-  Duplex = Duplex || __webpack_require__(14937);
+  Duplex = Duplex || __webpack_require__(34793);
 
   options = options || {};
 
@@ -24739,14 +24739,14 @@ function ReadableState(options, stream) {
   this.decoder = null;
   this.encoding = null;
   if (options.encoding) {
-    if (!StringDecoder) StringDecoder = (__webpack_require__(42352)/* .StringDecoder */ .I);
+    if (!StringDecoder) StringDecoder = (__webpack_require__(50176)/* .StringDecoder */ .I);
     this.decoder = new StringDecoder(options.encoding);
     this.encoding = options.encoding;
   }
 }
 
 function Readable(options) {
-  Duplex = Duplex || __webpack_require__(14937);
+  Duplex = Duplex || __webpack_require__(34793);
 
   if (!(this instanceof Readable)) return new Readable(options);
 
@@ -24895,7 +24895,7 @@ Readable.prototype.isPaused = function () {
 
 // backwards compatibility.
 Readable.prototype.setEncoding = function (enc) {
-  if (!StringDecoder) StringDecoder = (__webpack_require__(42352)/* .StringDecoder */ .I);
+  if (!StringDecoder) StringDecoder = (__webpack_require__(50176)/* .StringDecoder */ .I);
   this._readableState.decoder = new StringDecoder(enc);
   this._readableState.encoding = enc;
   return this;
@@ -25590,7 +25590,7 @@ function indexOf(xs, x) {
 
 /***/ }),
 
-/***/ 463:
+/***/ 69343:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -25660,11 +25660,11 @@ function indexOf(xs, x) {
 
 module.exports = Transform;
 
-var Duplex = __webpack_require__(14937);
+var Duplex = __webpack_require__(34793);
 
 /*<replacement>*/
-var util = Object.create(__webpack_require__(28505));
-util.inherits = __webpack_require__(1214);
+var util = Object.create(__webpack_require__(45481));
+util.inherits = __webpack_require__(39598);
 /*</replacement>*/
 
 util.inherits(Transform, Duplex);
@@ -25810,7 +25810,7 @@ function done(stream, er, data) {
 
 /***/ }),
 
-/***/ 77635:
+/***/ 54579:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -25842,7 +25842,7 @@ function done(stream, er, data) {
 
 /*<replacement>*/
 
-var pna = __webpack_require__(59692);
+var pna = __webpack_require__(41564);
 /*</replacement>*/
 
 module.exports = Writable;
@@ -25879,23 +25879,23 @@ var Duplex;
 Writable.WritableState = WritableState;
 
 /*<replacement>*/
-var util = Object.create(__webpack_require__(28505));
-util.inherits = __webpack_require__(1214);
+var util = Object.create(__webpack_require__(45481));
+util.inherits = __webpack_require__(39598);
 /*</replacement>*/
 
 /*<replacement>*/
 var internalUtil = {
-  deprecate: __webpack_require__(98552)
+  deprecate: __webpack_require__(24488)
 };
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __webpack_require__(54609);
+var Stream = __webpack_require__(87137);
 /*</replacement>*/
 
 /*<replacement>*/
 
-var Buffer = (__webpack_require__(62236).Buffer);
+var Buffer = (__webpack_require__(13644).Buffer);
 var OurUint8Array = (typeof global !== 'undefined' ? global : typeof window !== 'undefined' ? window : typeof self !== 'undefined' ? self : {}).Uint8Array || function () {};
 function _uint8ArrayToBuffer(chunk) {
   return Buffer.from(chunk);
@@ -25906,14 +25906,14 @@ function _isUint8Array(obj) {
 
 /*</replacement>*/
 
-var destroyImpl = __webpack_require__(80711);
+var destroyImpl = __webpack_require__(91031);
 
 util.inherits(Writable, Stream);
 
 function nop() {}
 
 function WritableState(options, stream) {
-  Duplex = Duplex || __webpack_require__(14937);
+  Duplex = Duplex || __webpack_require__(34793);
 
   options = options || {};
 
@@ -26063,7 +26063,7 @@ if (typeof Symbol === 'function' && Symbol.hasInstance && typeof Function.protot
 }
 
 function Writable(options) {
-  Duplex = Duplex || __webpack_require__(14937);
+  Duplex = Duplex || __webpack_require__(34793);
 
   // Writable ctor is applied to Duplexes, too.
   // `realHasInstance` is necessary because using plain `instanceof`
@@ -26501,14 +26501,14 @@ Writable.prototype._destroy = function (err, cb) {
 
 /***/ }),
 
-/***/ 85599:
+/***/ 46127:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 function _classCallCheck(instance, Constructor) { if (!(instance instanceof Constructor)) { throw new TypeError("Cannot call a class as a function"); } }
 
-var Buffer = (__webpack_require__(62236).Buffer);
+var Buffer = (__webpack_require__(13644).Buffer);
 var util = __webpack_require__(39023);
 
 function copyBuffer(src, target, offset) {
@@ -26585,14 +26585,14 @@ if (util && util.inspect && util.inspect.custom) {
 
 /***/ }),
 
-/***/ 80711:
+/***/ 91031:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 /*<replacement>*/
 
-var pna = __webpack_require__(59692);
+var pna = __webpack_require__(41564);
 /*</replacement>*/
 
 // undocumented cb() API, needed for core, not for public API
@@ -26675,7 +26675,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 54609:
+/***/ 87137:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 module.exports = __webpack_require__(2203);
@@ -26683,15 +26683,15 @@ module.exports = __webpack_require__(2203);
 
 /***/ }),
 
-/***/ 6843:
+/***/ 1835:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-module.exports = __webpack_require__(25029).PassThrough
+module.exports = __webpack_require__(73109).PassThrough
 
 
 /***/ }),
 
-/***/ 25029:
+/***/ 73109:
 /***/ ((module, exports, __webpack_require__) => {
 
 var Stream = __webpack_require__(2203);
@@ -26705,19 +26705,19 @@ if (process.env.READABLE_STREAM === 'disable' && Stream) {
   exports.PassThrough = Stream.PassThrough;
   exports.Stream = Stream;
 } else {
-  exports = module.exports = __webpack_require__(66895);
+  exports = module.exports = __webpack_require__(74559);
   exports.Stream = Stream || exports;
   exports.Readable = exports;
-  exports.Writable = __webpack_require__(77635);
-  exports.Duplex = __webpack_require__(14937);
-  exports.Transform = __webpack_require__(463);
-  exports.PassThrough = __webpack_require__(21357);
+  exports.Writable = __webpack_require__(54579);
+  exports.Duplex = __webpack_require__(34793);
+  exports.Transform = __webpack_require__(69343);
+  exports.PassThrough = __webpack_require__(72029);
 }
 
 
 /***/ }),
 
-/***/ 62236:
+/***/ 13644:
 /***/ ((module, exports, __webpack_require__) => {
 
 /* eslint-disable node/no-deprecated-api */
@@ -26786,7 +26786,7 @@ SafeBuffer.allocUnsafeSlow = function (size) {
 
 /***/ }),
 
-/***/ 42352:
+/***/ 50176:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -26814,7 +26814,7 @@ SafeBuffer.allocUnsafeSlow = function (size) {
 
 /*<replacement>*/
 
-var Buffer = (__webpack_require__(62236).Buffer);
+var Buffer = (__webpack_require__(13644).Buffer);
 /*</replacement>*/
 
 var isEncoding = Buffer.isEncoding || function (encoding) {
@@ -27088,14 +27088,14 @@ function simpleEnd(buf) {
 
 /***/ }),
 
-/***/ 3936:
+/***/ 66320:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var hashClear = __webpack_require__(83203),
-    hashDelete = __webpack_require__(64311),
-    hashGet = __webpack_require__(40006),
-    hashHas = __webpack_require__(90114),
-    hashSet = __webpack_require__(82650);
+var hashClear = __webpack_require__(48051),
+    hashDelete = __webpack_require__(15431),
+    hashGet = __webpack_require__(26934),
+    hashHas = __webpack_require__(64306),
+    hashSet = __webpack_require__(17226);
 
 /**
  * Creates a hash object.
@@ -27127,14 +27127,14 @@ module.exports = Hash;
 
 /***/ }),
 
-/***/ 82084:
+/***/ 68884:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var listCacheClear = __webpack_require__(66527),
-    listCacheDelete = __webpack_require__(94107),
-    listCacheGet = __webpack_require__(4090),
-    listCacheHas = __webpack_require__(3966),
-    listCacheSet = __webpack_require__(77798);
+var listCacheClear = __webpack_require__(99791),
+    listCacheDelete = __webpack_require__(24555),
+    listCacheGet = __webpack_require__(86634),
+    listCacheHas = __webpack_require__(8430),
+    listCacheSet = __webpack_require__(36918);
 
 /**
  * Creates an list cache object.
@@ -27166,11 +27166,11 @@ module.exports = ListCache;
 
 /***/ }),
 
-/***/ 48624:
+/***/ 98272:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getNative = __webpack_require__(6285),
-    root = __webpack_require__(1100);
+var getNative = __webpack_require__(68573),
+    root = __webpack_require__(6748);
 
 /* Built-in method references that are verified to be native. */
 var Map = getNative(root, 'Map');
@@ -27180,14 +27180,14 @@ module.exports = Map;
 
 /***/ }),
 
-/***/ 71740:
+/***/ 79660:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var mapCacheClear = __webpack_require__(43191),
-    mapCacheDelete = __webpack_require__(49923),
-    mapCacheGet = __webpack_require__(45730),
-    mapCacheHas = __webpack_require__(65494),
-    mapCacheSet = __webpack_require__(51918);
+var mapCacheClear = __webpack_require__(88487),
+    mapCacheDelete = __webpack_require__(36275),
+    mapCacheGet = __webpack_require__(30130),
+    mapCacheHas = __webpack_require__(69254),
+    mapCacheSet = __webpack_require__(59806);
 
 /**
  * Creates a map cache object to store key-value pairs.
@@ -27219,11 +27219,11 @@ module.exports = MapCache;
 
 /***/ }),
 
-/***/ 85290:
+/***/ 84986:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getNative = __webpack_require__(6285),
-    root = __webpack_require__(1100);
+var getNative = __webpack_require__(68573),
+    root = __webpack_require__(6748);
 
 /* Built-in method references that are verified to be native. */
 var Set = getNative(root, 'Set');
@@ -27233,12 +27233,12 @@ module.exports = Set;
 
 /***/ }),
 
-/***/ 7082:
+/***/ 23706:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var MapCache = __webpack_require__(71740),
-    setCacheAdd = __webpack_require__(88271),
-    setCacheHas = __webpack_require__(47708);
+var MapCache = __webpack_require__(79660),
+    setCacheAdd = __webpack_require__(44671),
+    setCacheHas = __webpack_require__(71884);
 
 /**
  *
@@ -27267,10 +27267,10 @@ module.exports = SetCache;
 
 /***/ }),
 
-/***/ 79496:
+/***/ 38584:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var root = __webpack_require__(1100);
+var root = __webpack_require__(6748);
 
 /** Built-in value references. */
 var Symbol = root.Symbol;
@@ -27280,7 +27280,7 @@ module.exports = Symbol;
 
 /***/ }),
 
-/***/ 1678:
+/***/ 59678:
 /***/ ((module) => {
 
 /**
@@ -27308,10 +27308,10 @@ module.exports = apply;
 
 /***/ }),
 
-/***/ 38838:
+/***/ 70534:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseIndexOf = __webpack_require__(51144);
+var baseIndexOf = __webpack_require__(84760);
 
 /**
  * A specialized version of `_.includes` for arrays without support for
@@ -27332,7 +27332,7 @@ module.exports = arrayIncludes;
 
 /***/ }),
 
-/***/ 17906:
+/***/ 37314:
 /***/ ((module) => {
 
 /**
@@ -27361,15 +27361,15 @@ module.exports = arrayIncludesWith;
 
 /***/ }),
 
-/***/ 36896:
+/***/ 62000:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseTimes = __webpack_require__(99299),
-    isArguments = __webpack_require__(86445),
-    isArray = __webpack_require__(16888),
-    isBuffer = __webpack_require__(94955),
-    isIndex = __webpack_require__(90038),
-    isTypedArray = __webpack_require__(5928);
+var baseTimes = __webpack_require__(21299),
+    isArguments = __webpack_require__(60541),
+    isArray = __webpack_require__(77192),
+    isBuffer = __webpack_require__(43739),
+    isIndex = __webpack_require__(37446),
+    isTypedArray = __webpack_require__(35000);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -27417,7 +27417,7 @@ module.exports = arrayLikeKeys;
 
 /***/ }),
 
-/***/ 80985:
+/***/ 56649:
 /***/ ((module) => {
 
 /**
@@ -27445,7 +27445,7 @@ module.exports = arrayMap;
 
 /***/ }),
 
-/***/ 98587:
+/***/ 50827:
 /***/ ((module) => {
 
 /**
@@ -27472,10 +27472,10 @@ module.exports = arrayPush;
 
 /***/ }),
 
-/***/ 24888:
+/***/ 74024:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var eq = __webpack_require__(88303);
+var eq = __webpack_require__(75199);
 
 /**
  * Gets the index at which the `key` is found in `array` of key-value pairs.
@@ -27500,15 +27500,15 @@ module.exports = assocIndexOf;
 
 /***/ }),
 
-/***/ 92390:
+/***/ 3126:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var SetCache = __webpack_require__(7082),
-    arrayIncludes = __webpack_require__(38838),
-    arrayIncludesWith = __webpack_require__(17906),
-    arrayMap = __webpack_require__(80985),
-    baseUnary = __webpack_require__(81026),
-    cacheHas = __webpack_require__(93302);
+var SetCache = __webpack_require__(23706),
+    arrayIncludes = __webpack_require__(70534),
+    arrayIncludesWith = __webpack_require__(37314),
+    arrayMap = __webpack_require__(56649),
+    baseUnary = __webpack_require__(55506),
+    cacheHas = __webpack_require__(64486);
 
 /** Used as the size to enable large array optimizations. */
 var LARGE_ARRAY_SIZE = 200;
@@ -27574,7 +27574,7 @@ module.exports = baseDifference;
 
 /***/ }),
 
-/***/ 73620:
+/***/ 35588:
 /***/ ((module) => {
 
 /**
@@ -27605,11 +27605,11 @@ module.exports = baseFindIndex;
 
 /***/ }),
 
-/***/ 52556:
+/***/ 63183:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var arrayPush = __webpack_require__(98587),
-    isFlattenable = __webpack_require__(65328);
+var arrayPush = __webpack_require__(50827),
+    isFlattenable = __webpack_require__(45088);
 
 /**
  * The base implementation of `_.flatten` with support for restricting flattening.
@@ -27650,12 +27650,12 @@ module.exports = baseFlatten;
 
 /***/ }),
 
-/***/ 8877:
+/***/ 29117:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Symbol = __webpack_require__(79496),
-    getRawTag = __webpack_require__(69260),
-    objectToString = __webpack_require__(15899);
+var Symbol = __webpack_require__(38584),
+    getRawTag = __webpack_require__(95292),
+    objectToString = __webpack_require__(71723);
 
 /** `Object#toString` result references. */
 var nullTag = '[object Null]',
@@ -27685,12 +27685,12 @@ module.exports = baseGetTag;
 
 /***/ }),
 
-/***/ 51144:
+/***/ 84760:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseFindIndex = __webpack_require__(73620),
-    baseIsNaN = __webpack_require__(11072),
-    strictIndexOf = __webpack_require__(6608);
+var baseFindIndex = __webpack_require__(35588),
+    baseIsNaN = __webpack_require__(34352),
+    strictIndexOf = __webpack_require__(95232);
 
 /**
  * The base implementation of `_.indexOf` without `fromIndex` bounds checks.
@@ -27712,11 +27712,11 @@ module.exports = baseIndexOf;
 
 /***/ }),
 
-/***/ 31509:
+/***/ 93605:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseGetTag = __webpack_require__(8877),
-    isObjectLike = __webpack_require__(71405);
+var baseGetTag = __webpack_require__(29117),
+    isObjectLike = __webpack_require__(51645);
 
 /** `Object#toString` result references. */
 var argsTag = '[object Arguments]';
@@ -27737,7 +27737,7 @@ module.exports = baseIsArguments;
 
 /***/ }),
 
-/***/ 11072:
+/***/ 34352:
 /***/ ((module) => {
 
 /**
@@ -27756,13 +27756,13 @@ module.exports = baseIsNaN;
 
 /***/ }),
 
-/***/ 58974:
+/***/ 92334:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var isFunction = __webpack_require__(38793),
-    isMasked = __webpack_require__(70117),
-    isObject = __webpack_require__(50098),
-    toSource = __webpack_require__(64760);
+var isFunction = __webpack_require__(34329),
+    isMasked = __webpack_require__(46613),
+    isObject = __webpack_require__(96482),
+    toSource = __webpack_require__(57192);
 
 /**
  * Used to match `RegExp`
@@ -27810,12 +27810,12 @@ module.exports = baseIsNative;
 
 /***/ }),
 
-/***/ 65216:
+/***/ 16880:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseGetTag = __webpack_require__(8877),
-    isLength = __webpack_require__(43393),
-    isObjectLike = __webpack_require__(71405);
+var baseGetTag = __webpack_require__(29117),
+    isLength = __webpack_require__(56657),
+    isObjectLike = __webpack_require__(51645);
 
 /** `Object#toString` result references. */
 var argsTag = '[object Arguments]',
@@ -27877,12 +27877,12 @@ module.exports = baseIsTypedArray;
 
 /***/ }),
 
-/***/ 80190:
+/***/ 82094:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var isObject = __webpack_require__(50098),
-    isPrototype = __webpack_require__(95992),
-    nativeKeysIn = __webpack_require__(30856);
+var isObject = __webpack_require__(96482),
+    isPrototype = __webpack_require__(55944),
+    nativeKeysIn = __webpack_require__(94008);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -27917,12 +27917,12 @@ module.exports = baseKeysIn;
 
 /***/ }),
 
-/***/ 70883:
+/***/ 22035:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var identity = __webpack_require__(59379),
-    overRest = __webpack_require__(9432),
-    setToString = __webpack_require__(51706);
+var identity = __webpack_require__(46851),
+    overRest = __webpack_require__(20168),
+    setToString = __webpack_require__(59402);
 
 /**
  * The base implementation of `_.rest` which doesn't validate or coerce arguments.
@@ -27941,12 +27941,12 @@ module.exports = baseRest;
 
 /***/ }),
 
-/***/ 63145:
+/***/ 64953:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var constant = __webpack_require__(56945),
-    defineProperty = __webpack_require__(66706),
-    identity = __webpack_require__(59379);
+var constant = __webpack_require__(85089),
+    defineProperty = __webpack_require__(83106),
+    identity = __webpack_require__(46851);
 
 /**
  * The base implementation of `setToString` without support for hot loop shorting.
@@ -27970,7 +27970,7 @@ module.exports = baseSetToString;
 
 /***/ }),
 
-/***/ 99299:
+/***/ 21299:
 /***/ ((module) => {
 
 /**
@@ -27997,7 +27997,7 @@ module.exports = baseTimes;
 
 /***/ }),
 
-/***/ 81026:
+/***/ 55506:
 /***/ ((module) => {
 
 /**
@@ -28018,15 +28018,15 @@ module.exports = baseUnary;
 
 /***/ }),
 
-/***/ 7764:
+/***/ 32772:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var SetCache = __webpack_require__(7082),
-    arrayIncludes = __webpack_require__(38838),
-    arrayIncludesWith = __webpack_require__(17906),
-    cacheHas = __webpack_require__(93302),
-    createSet = __webpack_require__(12866),
-    setToArray = __webpack_require__(99302);
+var SetCache = __webpack_require__(23706),
+    arrayIncludes = __webpack_require__(70534),
+    arrayIncludesWith = __webpack_require__(37314),
+    cacheHas = __webpack_require__(64486),
+    createSet = __webpack_require__(48242),
+    setToArray = __webpack_require__(11894);
 
 /** Used as the size to enable large array optimizations. */
 var LARGE_ARRAY_SIZE = 200;
@@ -28097,7 +28097,7 @@ module.exports = baseUniq;
 
 /***/ }),
 
-/***/ 93302:
+/***/ 64486:
 /***/ ((module) => {
 
 /**
@@ -28117,10 +28117,10 @@ module.exports = cacheHas;
 
 /***/ }),
 
-/***/ 46764:
+/***/ 60252:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var root = __webpack_require__(1100);
+var root = __webpack_require__(6748);
 
 /** Used to detect overreaching core-js shims. */
 var coreJsData = root['__core-js_shared__'];
@@ -28130,12 +28130,12 @@ module.exports = coreJsData;
 
 /***/ }),
 
-/***/ 12866:
+/***/ 48242:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Set = __webpack_require__(85290),
-    noop = __webpack_require__(30677),
-    setToArray = __webpack_require__(99302);
+var Set = __webpack_require__(84986),
+    noop = __webpack_require__(89029),
+    setToArray = __webpack_require__(11894);
 
 /** Used as references for various `Number` constants. */
 var INFINITY = 1 / 0;
@@ -28156,10 +28156,10 @@ module.exports = createSet;
 
 /***/ }),
 
-/***/ 66706:
+/***/ 83106:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getNative = __webpack_require__(6285);
+var getNative = __webpack_require__(68573);
 
 var defineProperty = (function() {
   try {
@@ -28174,7 +28174,7 @@ module.exports = defineProperty;
 
 /***/ }),
 
-/***/ 87685:
+/***/ 78997:
 /***/ ((module) => {
 
 /** Detect free variable `global` from Node.js. */
@@ -28185,10 +28185,10 @@ module.exports = freeGlobal;
 
 /***/ }),
 
-/***/ 44058:
+/***/ 1194:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var isKeyable = __webpack_require__(94413);
+var isKeyable = __webpack_require__(93245);
 
 /**
  * Gets the data for `map`.
@@ -28210,11 +28210,11 @@ module.exports = getMapData;
 
 /***/ }),
 
-/***/ 6285:
+/***/ 68573:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseIsNative = __webpack_require__(58974),
-    getValue = __webpack_require__(23061);
+var baseIsNative = __webpack_require__(92334),
+    getValue = __webpack_require__(8293);
 
 /**
  * Gets the native function at `key` of `object`.
@@ -28234,10 +28234,10 @@ module.exports = getNative;
 
 /***/ }),
 
-/***/ 70018:
+/***/ 86194:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var overArg = __webpack_require__(4856);
+var overArg = __webpack_require__(61128);
 
 /** Built-in value references. */
 var getPrototype = overArg(Object.getPrototypeOf, Object);
@@ -28247,10 +28247,10 @@ module.exports = getPrototype;
 
 /***/ }),
 
-/***/ 69260:
+/***/ 95292:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Symbol = __webpack_require__(79496);
+var Symbol = __webpack_require__(38584);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -28300,7 +28300,7 @@ module.exports = getRawTag;
 
 /***/ }),
 
-/***/ 23061:
+/***/ 8293:
 /***/ ((module) => {
 
 /**
@@ -28320,10 +28320,10 @@ module.exports = getValue;
 
 /***/ }),
 
-/***/ 83203:
+/***/ 48051:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var nativeCreate = __webpack_require__(15099);
+var nativeCreate = __webpack_require__(71563);
 
 /**
  * Removes all key-value entries from the hash.
@@ -28342,7 +28342,7 @@ module.exports = hashClear;
 
 /***/ }),
 
-/***/ 64311:
+/***/ 15431:
 /***/ ((module) => {
 
 /**
@@ -28366,10 +28366,10 @@ module.exports = hashDelete;
 
 /***/ }),
 
-/***/ 40006:
+/***/ 26934:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var nativeCreate = __webpack_require__(15099);
+var nativeCreate = __webpack_require__(71563);
 
 /** Used to stand-in for `undefined` hash values. */
 var HASH_UNDEFINED = '__lodash_hash_undefined__';
@@ -28403,10 +28403,10 @@ module.exports = hashGet;
 
 /***/ }),
 
-/***/ 90114:
+/***/ 64306:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var nativeCreate = __webpack_require__(15099);
+var nativeCreate = __webpack_require__(71563);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -28433,10 +28433,10 @@ module.exports = hashHas;
 
 /***/ }),
 
-/***/ 82650:
+/***/ 17226:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var nativeCreate = __webpack_require__(15099);
+var nativeCreate = __webpack_require__(71563);
 
 /** Used to stand-in for `undefined` hash values. */
 var HASH_UNDEFINED = '__lodash_hash_undefined__';
@@ -28463,12 +28463,12 @@ module.exports = hashSet;
 
 /***/ }),
 
-/***/ 65328:
+/***/ 45088:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Symbol = __webpack_require__(79496),
-    isArguments = __webpack_require__(86445),
-    isArray = __webpack_require__(16888);
+var Symbol = __webpack_require__(38584),
+    isArguments = __webpack_require__(60541),
+    isArray = __webpack_require__(77192);
 
 /** Built-in value references. */
 var spreadableSymbol = Symbol ? Symbol.isConcatSpreadable : undefined;
@@ -28490,7 +28490,7 @@ module.exports = isFlattenable;
 
 /***/ }),
 
-/***/ 90038:
+/***/ 37446:
 /***/ ((module) => {
 
 /** Used as references for various `Number` constants. */
@@ -28522,13 +28522,13 @@ module.exports = isIndex;
 
 /***/ }),
 
-/***/ 66885:
+/***/ 3349:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var eq = __webpack_require__(88303),
-    isArrayLike = __webpack_require__(70207),
-    isIndex = __webpack_require__(90038),
-    isObject = __webpack_require__(50098);
+var eq = __webpack_require__(75199),
+    isArrayLike = __webpack_require__(75119),
+    isIndex = __webpack_require__(37446),
+    isObject = __webpack_require__(96482);
 
 /**
  * Checks if the given arguments are from an iteratee call.
@@ -28559,7 +28559,7 @@ module.exports = isIterateeCall;
 
 /***/ }),
 
-/***/ 94413:
+/***/ 93245:
 /***/ ((module) => {
 
 /**
@@ -28581,10 +28581,10 @@ module.exports = isKeyable;
 
 /***/ }),
 
-/***/ 70117:
+/***/ 46613:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var coreJsData = __webpack_require__(46764);
+var coreJsData = __webpack_require__(60252);
 
 /** Used to detect methods masquerading as native. */
 var maskSrcKey = (function() {
@@ -28608,7 +28608,7 @@ module.exports = isMasked;
 
 /***/ }),
 
-/***/ 95992:
+/***/ 55944:
 /***/ ((module) => {
 
 /** Used for built-in method references. */
@@ -28633,7 +28633,7 @@ module.exports = isPrototype;
 
 /***/ }),
 
-/***/ 66527:
+/***/ 99791:
 /***/ ((module) => {
 
 /**
@@ -28653,10 +28653,10 @@ module.exports = listCacheClear;
 
 /***/ }),
 
-/***/ 94107:
+/***/ 24555:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var assocIndexOf = __webpack_require__(24888);
+var assocIndexOf = __webpack_require__(74024);
 
 /** Used for built-in method references. */
 var arrayProto = Array.prototype;
@@ -28695,10 +28695,10 @@ module.exports = listCacheDelete;
 
 /***/ }),
 
-/***/ 4090:
+/***/ 86634:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var assocIndexOf = __webpack_require__(24888);
+var assocIndexOf = __webpack_require__(74024);
 
 /**
  * Gets the list cache value for `key`.
@@ -28721,10 +28721,10 @@ module.exports = listCacheGet;
 
 /***/ }),
 
-/***/ 3966:
+/***/ 8430:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var assocIndexOf = __webpack_require__(24888);
+var assocIndexOf = __webpack_require__(74024);
 
 /**
  * Checks if a list cache value for `key` exists.
@@ -28744,10 +28744,10 @@ module.exports = listCacheHas;
 
 /***/ }),
 
-/***/ 77798:
+/***/ 36918:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var assocIndexOf = __webpack_require__(24888);
+var assocIndexOf = __webpack_require__(74024);
 
 /**
  * Sets the list cache `key` to `value`.
@@ -28777,12 +28777,12 @@ module.exports = listCacheSet;
 
 /***/ }),
 
-/***/ 43191:
+/***/ 88487:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var Hash = __webpack_require__(3936),
-    ListCache = __webpack_require__(82084),
-    Map = __webpack_require__(48624);
+var Hash = __webpack_require__(66320),
+    ListCache = __webpack_require__(68884),
+    Map = __webpack_require__(98272);
 
 /**
  * Removes all key-value entries from the map.
@@ -28805,10 +28805,10 @@ module.exports = mapCacheClear;
 
 /***/ }),
 
-/***/ 49923:
+/***/ 36275:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getMapData = __webpack_require__(44058);
+var getMapData = __webpack_require__(1194);
 
 /**
  * Removes `key` and its value from the map.
@@ -28830,10 +28830,10 @@ module.exports = mapCacheDelete;
 
 /***/ }),
 
-/***/ 45730:
+/***/ 30130:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getMapData = __webpack_require__(44058);
+var getMapData = __webpack_require__(1194);
 
 /**
  * Gets the map value for `key`.
@@ -28853,10 +28853,10 @@ module.exports = mapCacheGet;
 
 /***/ }),
 
-/***/ 65494:
+/***/ 69254:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getMapData = __webpack_require__(44058);
+var getMapData = __webpack_require__(1194);
 
 /**
  * Checks if a map value for `key` exists.
@@ -28876,10 +28876,10 @@ module.exports = mapCacheHas;
 
 /***/ }),
 
-/***/ 51918:
+/***/ 59806:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getMapData = __webpack_require__(44058);
+var getMapData = __webpack_require__(1194);
 
 /**
  * Sets the map `key` to `value`.
@@ -28905,10 +28905,10 @@ module.exports = mapCacheSet;
 
 /***/ }),
 
-/***/ 15099:
+/***/ 71563:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var getNative = __webpack_require__(6285);
+var getNative = __webpack_require__(68573);
 
 /* Built-in method references that are verified to be native. */
 var nativeCreate = getNative(Object, 'create');
@@ -28918,7 +28918,7 @@ module.exports = nativeCreate;
 
 /***/ }),
 
-/***/ 30856:
+/***/ 94008:
 /***/ ((module) => {
 
 /**
@@ -28945,11 +28945,11 @@ module.exports = nativeKeysIn;
 
 /***/ }),
 
-/***/ 35140:
+/***/ 88724:
 /***/ ((module, exports, __webpack_require__) => {
 
 /* module decorator */ module = __webpack_require__.nmd(module);
-var freeGlobal = __webpack_require__(87685);
+var freeGlobal = __webpack_require__(78997);
 
 /** Detect free variable `exports`. */
 var freeExports =  true && exports && !exports.nodeType && exports;
@@ -28983,7 +28983,7 @@ module.exports = nodeUtil;
 
 /***/ }),
 
-/***/ 15899:
+/***/ 71723:
 /***/ ((module) => {
 
 /** Used for built-in method references. */
@@ -29012,7 +29012,7 @@ module.exports = objectToString;
 
 /***/ }),
 
-/***/ 4856:
+/***/ 61128:
 /***/ ((module) => {
 
 /**
@@ -29034,10 +29034,10 @@ module.exports = overArg;
 
 /***/ }),
 
-/***/ 9432:
+/***/ 20168:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var apply = __webpack_require__(1678);
+var apply = __webpack_require__(59678);
 
 /* Built-in method references for those with the same name as other `lodash` methods. */
 var nativeMax = Math.max;
@@ -29077,10 +29077,10 @@ module.exports = overRest;
 
 /***/ }),
 
-/***/ 1100:
+/***/ 6748:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var freeGlobal = __webpack_require__(87685);
+var freeGlobal = __webpack_require__(78997);
 
 /** Detect free variable `self`. */
 var freeSelf = typeof self == 'object' && self && self.Object === Object && self;
@@ -29093,7 +29093,7 @@ module.exports = root;
 
 /***/ }),
 
-/***/ 88271:
+/***/ 44671:
 /***/ ((module) => {
 
 /** Used to stand-in for `undefined` hash values. */
@@ -29119,7 +29119,7 @@ module.exports = setCacheAdd;
 
 /***/ }),
 
-/***/ 47708:
+/***/ 71884:
 /***/ ((module) => {
 
 /**
@@ -29140,7 +29140,7 @@ module.exports = setCacheHas;
 
 /***/ }),
 
-/***/ 99302:
+/***/ 11894:
 /***/ ((module) => {
 
 /**
@@ -29165,11 +29165,11 @@ module.exports = setToArray;
 
 /***/ }),
 
-/***/ 51706:
+/***/ 59402:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseSetToString = __webpack_require__(63145),
-    shortOut = __webpack_require__(49350);
+var baseSetToString = __webpack_require__(64953),
+    shortOut = __webpack_require__(83286);
 
 /**
  * Sets the `toString` method of `func` to return `string`.
@@ -29186,7 +29186,7 @@ module.exports = setToString;
 
 /***/ }),
 
-/***/ 49350:
+/***/ 83286:
 /***/ ((module) => {
 
 /** Used to detect hot functions by number of calls within a span of milliseconds. */
@@ -29230,7 +29230,7 @@ module.exports = shortOut;
 
 /***/ }),
 
-/***/ 6608:
+/***/ 95232:
 /***/ ((module) => {
 
 /**
@@ -29260,7 +29260,7 @@ module.exports = strictIndexOf;
 
 /***/ }),
 
-/***/ 64760:
+/***/ 57192:
 /***/ ((module) => {
 
 /** Used for built-in method references. */
@@ -29293,7 +29293,7 @@ module.exports = toSource;
 
 /***/ }),
 
-/***/ 56945:
+/***/ 85089:
 /***/ ((module) => {
 
 /**
@@ -29326,13 +29326,13 @@ module.exports = constant;
 
 /***/ }),
 
-/***/ 18151:
+/***/ 7511:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseRest = __webpack_require__(70883),
-    eq = __webpack_require__(88303),
-    isIterateeCall = __webpack_require__(66885),
-    keysIn = __webpack_require__(73654);
+var baseRest = __webpack_require__(22035),
+    eq = __webpack_require__(75199),
+    isIterateeCall = __webpack_require__(3349),
+    keysIn = __webpack_require__(19430);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -29397,13 +29397,13 @@ module.exports = defaults;
 
 /***/ }),
 
-/***/ 6814:
+/***/ 57294:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseDifference = __webpack_require__(92390),
-    baseFlatten = __webpack_require__(52556),
-    baseRest = __webpack_require__(70883),
-    isArrayLikeObject = __webpack_require__(84540);
+var baseDifference = __webpack_require__(3126),
+    baseFlatten = __webpack_require__(63183),
+    baseRest = __webpack_require__(22035),
+    isArrayLikeObject = __webpack_require__(97100);
 
 /**
  * Creates an array of `array` values not included in the other given arrays
@@ -29437,7 +29437,7 @@ module.exports = difference;
 
 /***/ }),
 
-/***/ 88303:
+/***/ 75199:
 /***/ ((module) => {
 
 /**
@@ -29481,10 +29481,10 @@ module.exports = eq;
 
 /***/ }),
 
-/***/ 56935:
+/***/ 97047:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseFlatten = __webpack_require__(52556);
+var baseFlatten = __webpack_require__(63183);
 
 /**
  * Flattens `array` a single level deep.
@@ -29510,7 +29510,7 @@ module.exports = flatten;
 
 /***/ }),
 
-/***/ 59379:
+/***/ 46851:
 /***/ ((module) => {
 
 /**
@@ -29538,11 +29538,11 @@ module.exports = identity;
 
 /***/ }),
 
-/***/ 86445:
+/***/ 60541:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseIsArguments = __webpack_require__(31509),
-    isObjectLike = __webpack_require__(71405);
+var baseIsArguments = __webpack_require__(93605),
+    isObjectLike = __webpack_require__(51645);
 
 /** Used for built-in method references. */
 var objectProto = Object.prototype;
@@ -29581,7 +29581,7 @@ module.exports = isArguments;
 
 /***/ }),
 
-/***/ 16888:
+/***/ 77192:
 /***/ ((module) => {
 
 /**
@@ -29614,11 +29614,11 @@ module.exports = isArray;
 
 /***/ }),
 
-/***/ 70207:
+/***/ 75119:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var isFunction = __webpack_require__(38793),
-    isLength = __webpack_require__(43393);
+var isFunction = __webpack_require__(34329),
+    isLength = __webpack_require__(56657);
 
 /**
  * Checks if `value` is array-like. A value is considered array-like if it's
@@ -29654,11 +29654,11 @@ module.exports = isArrayLike;
 
 /***/ }),
 
-/***/ 84540:
+/***/ 97100:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var isArrayLike = __webpack_require__(70207),
-    isObjectLike = __webpack_require__(71405);
+var isArrayLike = __webpack_require__(75119),
+    isObjectLike = __webpack_require__(51645);
 
 /**
  * This method is like `_.isArrayLike` except that it also checks if `value`
@@ -29694,12 +29694,12 @@ module.exports = isArrayLikeObject;
 
 /***/ }),
 
-/***/ 94955:
+/***/ 43739:
 /***/ ((module, exports, __webpack_require__) => {
 
 /* module decorator */ module = __webpack_require__.nmd(module);
-var root = __webpack_require__(1100),
-    stubFalse = __webpack_require__(87674);
+var root = __webpack_require__(6748),
+    stubFalse = __webpack_require__(92074);
 
 /** Detect free variable `exports`. */
 var freeExports =  true && exports && !exports.nodeType && exports;
@@ -29740,11 +29740,11 @@ module.exports = isBuffer;
 
 /***/ }),
 
-/***/ 38793:
+/***/ 34329:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseGetTag = __webpack_require__(8877),
-    isObject = __webpack_require__(50098);
+var baseGetTag = __webpack_require__(29117),
+    isObject = __webpack_require__(96482);
 
 /** `Object#toString` result references. */
 var asyncTag = '[object AsyncFunction]',
@@ -29784,7 +29784,7 @@ module.exports = isFunction;
 
 /***/ }),
 
-/***/ 43393:
+/***/ 56657:
 /***/ ((module) => {
 
 /** Used as references for various `Number` constants. */
@@ -29826,7 +29826,7 @@ module.exports = isLength;
 
 /***/ }),
 
-/***/ 50098:
+/***/ 96482:
 /***/ ((module) => {
 
 /**
@@ -29864,7 +29864,7 @@ module.exports = isObject;
 
 /***/ }),
 
-/***/ 71405:
+/***/ 51645:
 /***/ ((module) => {
 
 /**
@@ -29900,12 +29900,12 @@ module.exports = isObjectLike;
 
 /***/ }),
 
-/***/ 64110:
+/***/ 36542:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseGetTag = __webpack_require__(8877),
-    getPrototype = __webpack_require__(70018),
-    isObjectLike = __webpack_require__(71405);
+var baseGetTag = __webpack_require__(29117),
+    getPrototype = __webpack_require__(86194),
+    isObjectLike = __webpack_require__(51645);
 
 /** `Object#toString` result references. */
 var objectTag = '[object Object]';
@@ -29969,12 +29969,12 @@ module.exports = isPlainObject;
 
 /***/ }),
 
-/***/ 5928:
+/***/ 35000:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseIsTypedArray = __webpack_require__(65216),
-    baseUnary = __webpack_require__(81026),
-    nodeUtil = __webpack_require__(35140);
+var baseIsTypedArray = __webpack_require__(16880),
+    baseUnary = __webpack_require__(55506),
+    nodeUtil = __webpack_require__(88724);
 
 /* Node.js helper references. */
 var nodeIsTypedArray = nodeUtil && nodeUtil.isTypedArray;
@@ -30003,12 +30003,12 @@ module.exports = isTypedArray;
 
 /***/ }),
 
-/***/ 73654:
+/***/ 19430:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var arrayLikeKeys = __webpack_require__(36896),
-    baseKeysIn = __webpack_require__(80190),
-    isArrayLike = __webpack_require__(70207);
+var arrayLikeKeys = __webpack_require__(62000),
+    baseKeysIn = __webpack_require__(82094),
+    isArrayLike = __webpack_require__(75119);
 
 /**
  * Creates an array of the own and inherited enumerable property names of `object`.
@@ -30042,7 +30042,7 @@ module.exports = keysIn;
 
 /***/ }),
 
-/***/ 30677:
+/***/ 89029:
 /***/ ((module) => {
 
 /**
@@ -30066,7 +30066,7 @@ module.exports = noop;
 
 /***/ }),
 
-/***/ 87674:
+/***/ 92074:
 /***/ ((module) => {
 
 /**
@@ -30091,13 +30091,13 @@ module.exports = stubFalse;
 
 /***/ }),
 
-/***/ 58854:
+/***/ 73270:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var baseFlatten = __webpack_require__(52556),
-    baseRest = __webpack_require__(70883),
-    baseUniq = __webpack_require__(7764),
-    isArrayLikeObject = __webpack_require__(84540);
+var baseFlatten = __webpack_require__(63183),
+    baseRest = __webpack_require__(22035),
+    baseUniq = __webpack_require__(32772),
+    isArrayLikeObject = __webpack_require__(97100);
 
 /**
  * Creates an array of unique values, in order, from all given arrays using
@@ -30124,7 +30124,7 @@ module.exports = union;
 
 /***/ }),
 
-/***/ 68553:
+/***/ 55641:
 /***/ ((module) => {
 
 
@@ -30135,7 +30135,7 @@ module.exports = Math.abs;
 
 /***/ }),
 
-/***/ 70395:
+/***/ 96171:
 /***/ ((module) => {
 
 
@@ -30146,12 +30146,12 @@ module.exports = Math.floor;
 
 /***/ }),
 
-/***/ 91334:
+/***/ 3766:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $isNaN = __webpack_require__(93412);
+var $isNaN = __webpack_require__(77044);
 
 /** @type {import('./isFinite')} */
 module.exports = function isFinite(x) {
@@ -30165,16 +30165,16 @@ module.exports = function isFinite(x) {
 
 /***/ }),
 
-/***/ 74031:
+/***/ 3647:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $abs = __webpack_require__(68553);
-var $floor = __webpack_require__(70395);
+var $abs = __webpack_require__(55641);
+var $floor = __webpack_require__(96171);
 
-var $isNaN = __webpack_require__(93412);
-var $isFinite = __webpack_require__(91334);
+var $isNaN = __webpack_require__(77044);
+var $isFinite = __webpack_require__(3766);
 
 /** @type {import('./isInteger')} */
 module.exports = function isInteger(argument) {
@@ -30188,7 +30188,7 @@ module.exports = function isInteger(argument) {
 
 /***/ }),
 
-/***/ 93412:
+/***/ 77044:
 /***/ ((module) => {
 
 
@@ -30201,7 +30201,7 @@ module.exports = Number.isNaN || function isNaN(a) {
 
 /***/ }),
 
-/***/ 20804:
+/***/ 1908:
 /***/ ((module) => {
 
 
@@ -30214,7 +30214,7 @@ module.exports = function isNegativeZero(x) {
 
 /***/ }),
 
-/***/ 61003:
+/***/ 57147:
 /***/ ((module) => {
 
 
@@ -30225,7 +30225,7 @@ module.exports = Math.max;
 
 /***/ }),
 
-/***/ 95721:
+/***/ 41017:
 /***/ ((module) => {
 
 
@@ -30236,12 +30236,12 @@ module.exports = Math.min;
 
 /***/ }),
 
-/***/ 82977:
+/***/ 9521:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $floor = __webpack_require__(70395);
+var $floor = __webpack_require__(96171);
 
 /** @type {import('./mod')} */
 module.exports = function mod(number, modulo) {
@@ -30252,7 +30252,7 @@ module.exports = function mod(number, modulo) {
 
 /***/ }),
 
-/***/ 6243:
+/***/ 56947:
 /***/ ((module) => {
 
 
@@ -30263,7 +30263,7 @@ module.exports = Math.pow;
 
 /***/ }),
 
-/***/ 13101:
+/***/ 42621:
 /***/ ((module) => {
 
 
@@ -30274,12 +30274,12 @@ module.exports = Math.round;
 
 /***/ }),
 
-/***/ 7196:
+/***/ 30156:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $isNaN = __webpack_require__(93412);
+var $isNaN = __webpack_require__(77044);
 
 /** @type {import('./sign')} */
 module.exports = function sign(number) {
@@ -30292,7 +30292,7 @@ module.exports = function sign(number) {
 
 /***/ }),
 
-/***/ 5733:
+/***/ 4469:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var path = __webpack_require__(16928);
@@ -30401,7 +30401,7 @@ mkdirP.sync = function sync (p, opts, made) {
 
 /***/ }),
 
-/***/ 34472:
+/***/ 70744:
 /***/ ((module) => {
 
 /**
@@ -30570,7 +30570,7 @@ function plural(ms, msAbs, n, name) {
 
 /***/ }),
 
-/***/ 65973:
+/***/ 56133:
 /***/ ((module) => {
 
 /*!
@@ -30612,7 +30612,7 @@ module.exports = function(path, stripTrailing) {
 
 /***/ }),
 
-/***/ 52554:
+/***/ 60506:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var hasMap = typeof Map === 'function' && Map.prototype;
@@ -30725,8 +30725,8 @@ function addNumericSeparator(num, str) {
     return $replace.call(str, sepRegex, '$&_');
 }
 
-var utilInspect = __webpack_require__(63894);
-var getStringWidth = __webpack_require__(8981);
+var utilInspect = __webpack_require__(58502);
+var getStringWidth = __webpack_require__(63077);
 var inspectCustom = utilInspect.custom;
 var inspectSymbol = isSymbol(inspectCustom) ? inspectCustom : null;
 
@@ -31465,7 +31465,7 @@ function arrObjKeys(obj, inspect, maxLength) {
 
 /***/ }),
 
-/***/ 8981:
+/***/ 63077:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var $charCodeAt = String.prototype.charCodeAt;
@@ -31476,7 +31476,7 @@ var $split = String.prototype.split;
 var $floor = Math.floor;
 var $parseInt = parseInt;
 
-var ranges = __webpack_require__(86371);
+var ranges = __webpack_require__(47859);
 
 var starts = [];
 var ends = [];
@@ -31540,7 +31540,7 @@ module.exports = function getStringWidth(str) {
 
 /***/ }),
 
-/***/ 86371:
+/***/ 47859:
 /***/ ((module) => {
 
 /*
@@ -31585,7 +31585,7 @@ module.exports = $join.call([
 
 /***/ }),
 
-/***/ 63894:
+/***/ 58502:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 module.exports = __webpack_require__(39023).inspect;
@@ -31593,7 +31593,7 @@ module.exports = __webpack_require__(39023).inspect;
 
 /***/ }),
 
-/***/ 84098:
+/***/ 70226:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -31603,7 +31603,7 @@ if (!Object.keys) {
 	// modified from https://github.com/es-shims/es5-shim
 	var has = Object.prototype.hasOwnProperty;
 	var toStr = Object.prototype.toString;
-	var isArgs = __webpack_require__(16390); // eslint-disable-line global-require
+	var isArgs = __webpack_require__(28598); // eslint-disable-line global-require
 	var isEnumerable = Object.prototype.propertyIsEnumerable;
 	var hasDontEnumBug = !isEnumerable.call({ toString: null }, 'toString');
 	var hasProtoEnumBug = isEnumerable.call(function () {}, 'prototype');
@@ -31722,16 +31722,16 @@ module.exports = keysShim;
 
 /***/ }),
 
-/***/ 83242:
+/***/ 62682:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var slice = Array.prototype.slice;
-var isArgs = __webpack_require__(16390);
+var isArgs = __webpack_require__(28598);
 
 var origKeys = Object.keys;
-var keysShim = origKeys ? function keys(o) { return origKeys(o); } : __webpack_require__(84098);
+var keysShim = origKeys ? function keys(o) { return origKeys(o); } : __webpack_require__(70226);
 
 var originalKeys = Object.keys;
 
@@ -31761,7 +31761,7 @@ module.exports = keysShim;
 
 /***/ }),
 
-/***/ 16390:
+/***/ 28598:
 /***/ ((module) => {
 
 
@@ -31785,7 +31785,7 @@ module.exports = function isArguments(value) {
 
 /***/ }),
 
-/***/ 32303:
+/***/ 18879:
 /***/ ((module) => {
 
 
@@ -31809,7 +31809,7 @@ module.exports = [
 
 /***/ }),
 
-/***/ 59692:
+/***/ 41564:
 /***/ ((module) => {
 
 
@@ -31861,7 +31861,7 @@ function nextTick(fn, arg1, arg2, arg3) {
 
 /***/ }),
 
-/***/ 33241:
+/***/ 7945:
 /***/ ((module) => {
 
 // for now just expose the builtin process global from node.js
@@ -31870,7 +31870,7 @@ module.exports = global.process;
 
 /***/ }),
 
-/***/ 7953:
+/***/ 76417:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -31890,21 +31890,21 @@ const process = ((base, esmKey, keys, isValid) => {
     }
   }
   return base
-})(__webpack_require__(33241), '__esModule', ['default', 'process'], (candidate) => 'nextTick' in candidate)
+})(__webpack_require__(7945), '__esModule', ['default', 'process'], (candidate) => 'nextTick' in candidate)
 module.exports = process
 
 
 /***/ }),
 
-/***/ 61500:
+/***/ 80652:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { SymbolDispose } = __webpack_require__(89159)
-const { AbortError, codes } = __webpack_require__(74676)
-const { isNodeStream, isWebStream, kControllerErrorFunction } = __webpack_require__(8978)
-const eos = __webpack_require__(65599)
+const { SymbolDispose } = __webpack_require__(50999)
+const { AbortError, codes } = __webpack_require__(69220)
+const { isNodeStream, isWebStream, kControllerErrorFunction } = __webpack_require__(83426)
+const eos = __webpack_require__(36815)
 const { ERR_INVALID_ARG_TYPE } = codes
 let addAbortListener
 
@@ -31945,7 +31945,7 @@ module.exports.addAbortSignalNoValidate = function (signal, stream) {
   if (signal.aborted) {
     onAbort()
   } else {
-    addAbortListener = addAbortListener || (__webpack_require__(85283).addAbortListener)
+    addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
     const disposable = addAbortListener(signal, onAbort)
     eos(stream, disposable[SymbolDispose])
   }
@@ -31955,14 +31955,14 @@ module.exports.addAbortSignalNoValidate = function (signal, stream) {
 
 /***/ }),
 
-/***/ 67880:
+/***/ 77336:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array } = __webpack_require__(89159)
+const { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array } = __webpack_require__(50999)
 const { Buffer } = __webpack_require__(20181)
-const { inspect } = __webpack_require__(85283)
+const { inspect } = __webpack_require__(23539)
 module.exports = class BufferList {
   constructor() {
     this.head = null
@@ -32119,14 +32119,14 @@ module.exports = class BufferList {
 
 /***/ }),
 
-/***/ 28183:
+/***/ 64999:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { pipeline } = __webpack_require__(68813)
-const Duplex = __webpack_require__(25857)
-const { destroyer } = __webpack_require__(90417)
+const { pipeline } = __webpack_require__(16701)
+const Duplex = __webpack_require__(94449)
+const { destroyer } = __webpack_require__(65089)
 const {
   isNodeStream,
   isReadable,
@@ -32135,12 +32135,12 @@ const {
   isTransformStream,
   isWritableStream,
   isReadableStream
-} = __webpack_require__(8978)
+} = __webpack_require__(83426)
 const {
   AbortError,
   codes: { ERR_INVALID_ARG_VALUE, ERR_MISSING_ARGS }
-} = __webpack_require__(74676)
-const eos = __webpack_require__(65599)
+} = __webpack_require__(69220)
+const eos = __webpack_require__(36815)
 module.exports = function compose(...streams) {
   if (streams.length === 0) {
     throw new ERR_MISSING_ARGS('streams')
@@ -32320,14 +32320,14 @@ module.exports = function compose(...streams) {
 
 /***/ }),
 
-/***/ 90417:
+/***/ 65089:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
@@ -32335,9 +32335,9 @@ const {
   aggregateTwoErrors,
   codes: { ERR_MULTIPLE_CALLBACK },
   AbortError
-} = __webpack_require__(74676)
-const { Symbol } = __webpack_require__(89159)
-const { kIsDestroyed, isDestroyed, isFinished, isServerRequest } = __webpack_require__(8978)
+} = __webpack_require__(69220)
+const { Symbol } = __webpack_require__(50999)
+const { kIsDestroyed, isDestroyed, isFinished, isServerRequest } = __webpack_require__(83426)
 const kDestroy = Symbol('kDestroy')
 const kConstruct = Symbol('kConstruct')
 function checkError(err, w, r) {
@@ -32617,7 +32617,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 25857:
+/***/ 94449:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -32653,10 +32653,10 @@ const {
   ObjectGetOwnPropertyDescriptor,
   ObjectKeys,
   ObjectSetPrototypeOf
-} = __webpack_require__(89159)
+} = __webpack_require__(50999)
 module.exports = Duplex
-const Readable = __webpack_require__(86471)
-const Writable = __webpack_require__(63563)
+const Readable = __webpack_require__(17783)
+const Writable = __webpack_require__(58939)
 ObjectSetPrototypeOf(Duplex.prototype, Readable.prototype)
 ObjectSetPrototypeOf(Duplex, Readable)
 {
@@ -32759,7 +32759,7 @@ Duplex.toWeb = function (duplex) {
 let duplexify
 Duplex.from = function (body) {
   if (!duplexify) {
-    duplexify = __webpack_require__(47367)
+    duplexify = __webpack_require__(4599)
   }
   return duplexify(body, 'body')
 }
@@ -32767,12 +32767,12 @@ Duplex.from = function (body) {
 
 /***/ }),
 
-/***/ 47367:
+/***/ 4599:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
@@ -32788,18 +32788,18 @@ const {
   isDuplexNodeStream,
   isReadableStream,
   isWritableStream
-} = __webpack_require__(8978)
-const eos = __webpack_require__(65599)
+} = __webpack_require__(83426)
+const eos = __webpack_require__(36815)
 const {
   AbortError,
   codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_RETURN_VALUE }
-} = __webpack_require__(74676)
-const { destroyer } = __webpack_require__(90417)
-const Duplex = __webpack_require__(25857)
-const Readable = __webpack_require__(86471)
-const Writable = __webpack_require__(63563)
-const { createDeferredPromise } = __webpack_require__(85283)
-const from = __webpack_require__(64771)
+} = __webpack_require__(69220)
+const { destroyer } = __webpack_require__(65089)
+const Duplex = __webpack_require__(94449)
+const Readable = __webpack_require__(17783)
+const Writable = __webpack_require__(58939)
+const { createDeferredPromise } = __webpack_require__(23539)
+const from = __webpack_require__(4659)
 const Blob = globalThis.Blob || bufferModule.Blob
 const isBlob =
   typeof Blob !== 'undefined'
@@ -32809,8 +32809,8 @@ const isBlob =
     : function isBlob(b) {
         return false
       }
-const AbortController = globalThis.AbortController || (__webpack_require__(50581).AbortController)
-const { FunctionPrototypeCall } = __webpack_require__(89159)
+const AbortController = globalThis.AbortController || (__webpack_require__(17413).AbortController)
+const { FunctionPrototypeCall } = __webpack_require__(50999)
 
 // This is needed for pre node 17.
 class Duplexify extends Duplex {
@@ -33152,7 +33152,7 @@ function _duplexify(pair) {
 
 /***/ }),
 
-/***/ 65599:
+/***/ 36815:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Ported from https://github.com/mafintosh/end-of-stream with
@@ -33162,15 +33162,15 @@ function _duplexify(pair) {
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
-const { AbortError, codes } = __webpack_require__(74676)
+const { AbortError, codes } = __webpack_require__(69220)
 const { ERR_INVALID_ARG_TYPE, ERR_STREAM_PREMATURE_CLOSE } = codes
-const { kEmptyObject, once } = __webpack_require__(85283)
-const { validateAbortSignal, validateFunction, validateObject, validateBoolean } = __webpack_require__(37122)
-const { Promise, PromisePrototypeThen, SymbolDispose } = __webpack_require__(89159)
+const { kEmptyObject, once } = __webpack_require__(23539)
+const { validateAbortSignal, validateFunction, validateObject, validateBoolean } = __webpack_require__(49554)
+const { Promise, PromisePrototypeThen, SymbolDispose } = __webpack_require__(50999)
 const {
   isClosed,
   isReadable,
@@ -33186,7 +33186,7 @@ const {
   isNodeStream,
   willEmitClose: _willEmitClose,
   kIsClosedPromise
-} = __webpack_require__(8978)
+} = __webpack_require__(83426)
 let addAbortListener
 function isRequest(stream) {
   return stream.setHeader && typeof stream.abort === 'function'
@@ -33372,7 +33372,7 @@ function eos(stream, options, callback) {
     if (options.signal.aborted) {
       process.nextTick(abort)
     } else {
-      addAbortListener = addAbortListener || (__webpack_require__(85283).addAbortListener)
+      addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
       const disposable = addAbortListener(options.signal, abort)
       const originalCallback = callback
       callback = once((...args) => {
@@ -33399,7 +33399,7 @@ function eosWeb(stream, options, callback) {
     if (options.signal.aborted) {
       process.nextTick(abort)
     } else {
-      addAbortListener = addAbortListener || (__webpack_require__(85283).addAbortListener)
+      addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
       const disposable = addAbortListener(options.signal, abort)
       const originalCallback = callback
       callback = once((...args) => {
@@ -33445,20 +33445,20 @@ module.exports.finished = finished
 
 /***/ }),
 
-/***/ 64771:
+/***/ 4659:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
-const { PromisePrototypeThen, SymbolAsyncIterator, SymbolIterator } = __webpack_require__(89159)
+const { PromisePrototypeThen, SymbolAsyncIterator, SymbolIterator } = __webpack_require__(50999)
 const { Buffer } = __webpack_require__(20181)
-const { ERR_INVALID_ARG_TYPE, ERR_STREAM_NULL_VALUES } = (__webpack_require__(74676).codes)
+const { ERR_INVALID_ARG_TYPE, ERR_STREAM_NULL_VALUES } = (__webpack_require__(69220).codes)
 function from(Readable, iterable, opts) {
   let iterator
   if (typeof iterable === 'string' || iterable instanceof Buffer) {
@@ -33550,12 +33550,12 @@ module.exports = from
 
 /***/ }),
 
-/***/ 1168:
+/***/ 84128:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { ArrayIsArray, ObjectSetPrototypeOf } = __webpack_require__(89159)
+const { ArrayIsArray, ObjectSetPrototypeOf } = __webpack_require__(50999)
 const { EventEmitter: EE } = __webpack_require__(24434)
 function Stream(opts) {
   EE.call(this, opts)
@@ -33651,24 +33651,24 @@ module.exports = {
 
 /***/ }),
 
-/***/ 55750:
+/***/ 11222:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const AbortController = globalThis.AbortController || (__webpack_require__(50581).AbortController)
+const AbortController = globalThis.AbortController || (__webpack_require__(17413).AbortController)
 const {
   codes: { ERR_INVALID_ARG_VALUE, ERR_INVALID_ARG_TYPE, ERR_MISSING_ARGS, ERR_OUT_OF_RANGE },
   AbortError
-} = __webpack_require__(74676)
-const { validateAbortSignal, validateInteger, validateObject } = __webpack_require__(37122)
-const kWeakHandler = (__webpack_require__(89159).Symbol)('kWeak')
-const kResistStopPropagation = (__webpack_require__(89159).Symbol)('kResistStopPropagation')
-const { finished } = __webpack_require__(65599)
-const staticCompose = __webpack_require__(28183)
-const { addAbortSignalNoValidate } = __webpack_require__(61500)
-const { isWritable, isNodeStream } = __webpack_require__(8978)
-const { deprecate } = __webpack_require__(85283)
+} = __webpack_require__(69220)
+const { validateAbortSignal, validateInteger, validateObject } = __webpack_require__(49554)
+const kWeakHandler = (__webpack_require__(50999).Symbol)('kWeak')
+const kResistStopPropagation = (__webpack_require__(50999).Symbol)('kResistStopPropagation')
+const { finished } = __webpack_require__(36815)
+const staticCompose = __webpack_require__(64999)
+const { addAbortSignalNoValidate } = __webpack_require__(80652)
+const { isWritable, isNodeStream } = __webpack_require__(83426)
+const { deprecate } = __webpack_require__(23539)
 const {
   ArrayPrototypePush,
   Boolean,
@@ -33680,7 +33680,7 @@ const {
   PromiseResolve,
   PromisePrototypeThen,
   Symbol
-} = __webpack_require__(89159)
+} = __webpack_require__(50999)
 const kEmpty = Symbol('kEmpty')
 const kEof = Symbol('kEof')
 function compose(stream, options) {
@@ -33722,7 +33722,7 @@ function map(fn, options) {
   validateInteger(highWaterMark, 'options.highWaterMark', 0)
   highWaterMark += concurrency
   return async function* map() {
-    const signal = (__webpack_require__(85283).AbortSignalAny)(
+    const signal = (__webpack_require__(23539).AbortSignalAny)(
       [options === null || options === undefined ? undefined : options.signal].filter(Boolean)
     )
     const stream = this
@@ -34115,7 +34115,7 @@ module.exports.promiseReturningOperators = {
 
 /***/ }),
 
-/***/ 65205:
+/***/ 19173:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -34145,9 +34145,9 @@ module.exports.promiseReturningOperators = {
 
 
 
-const { ObjectSetPrototypeOf } = __webpack_require__(89159)
+const { ObjectSetPrototypeOf } = __webpack_require__(50999)
 module.exports = PassThrough
-const Transform = __webpack_require__(67959)
+const Transform = __webpack_require__(12135)
 ObjectSetPrototypeOf(PassThrough.prototype, Transform.prototype)
 ObjectSetPrototypeOf(PassThrough, Transform)
 function PassThrough(options) {
@@ -34161,23 +34161,23 @@ PassThrough.prototype._transform = function (chunk, encoding, cb) {
 
 /***/ }),
 
-/***/ 68813:
+/***/ 16701:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 // Ported from https://github.com/mafintosh/pump with
 // permission from the author, Mathias Buus (@mafintosh).
 
 ;('use strict')
-const { ArrayIsArray, Promise, SymbolAsyncIterator, SymbolDispose } = __webpack_require__(89159)
-const eos = __webpack_require__(65599)
-const { once } = __webpack_require__(85283)
-const destroyImpl = __webpack_require__(90417)
-const Duplex = __webpack_require__(25857)
+const { ArrayIsArray, Promise, SymbolAsyncIterator, SymbolDispose } = __webpack_require__(50999)
+const eos = __webpack_require__(36815)
+const { once } = __webpack_require__(23539)
+const destroyImpl = __webpack_require__(65089)
+const Duplex = __webpack_require__(94449)
 const {
   aggregateTwoErrors,
   codes: {
@@ -34188,8 +34188,8 @@ const {
     ERR_STREAM_PREMATURE_CLOSE
   },
   AbortError
-} = __webpack_require__(74676)
-const { validateFunction, validateAbortSignal } = __webpack_require__(37122)
+} = __webpack_require__(69220)
+const { validateFunction, validateAbortSignal } = __webpack_require__(49554)
 const {
   isIterable,
   isReadable,
@@ -34199,8 +34199,8 @@ const {
   isWebStream,
   isReadableStream,
   isReadableFinished
-} = __webpack_require__(8978)
-const AbortController = globalThis.AbortController || (__webpack_require__(50581).AbortController)
+} = __webpack_require__(83426)
+const AbortController = globalThis.AbortController || (__webpack_require__(17413).AbortController)
 let PassThrough
 let Readable
 let addAbortListener
@@ -34246,7 +34246,7 @@ function makeAsyncIterable(val) {
 }
 async function* fromReadable(val) {
   if (!Readable) {
-    Readable = __webpack_require__(86471)
+    Readable = __webpack_require__(17783)
   }
   yield* Readable.prototype[SymbolAsyncIterator].call(val)
 }
@@ -34352,7 +34352,7 @@ function pipelineImpl(streams, callback, opts) {
   function abort() {
     finishImpl(new AbortError())
   }
-  addAbortListener = addAbortListener || (__webpack_require__(85283).addAbortListener)
+  addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
   let disposable
   if (outerSignal) {
     disposable = addAbortListener(outerSignal, abort)
@@ -34443,7 +34443,7 @@ function pipelineImpl(streams, callback, opts) {
       } else {
         var _ret2
         if (!PassThrough) {
-          PassThrough = __webpack_require__(65205)
+          PassThrough = __webpack_require__(19173)
         }
 
         // If the last argument to pipeline is not a stream
@@ -34639,7 +34639,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 86471:
+/***/ 17783:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -34667,7 +34667,7 @@ module.exports = {
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
@@ -34684,20 +34684,20 @@ const {
   SymbolAsyncDispose,
   SymbolAsyncIterator,
   Symbol
-} = __webpack_require__(89159)
+} = __webpack_require__(50999)
 module.exports = Readable
 Readable.ReadableState = ReadableState
 const { EventEmitter: EE } = __webpack_require__(24434)
-const { Stream, prependListener } = __webpack_require__(1168)
+const { Stream, prependListener } = __webpack_require__(84128)
 const { Buffer } = __webpack_require__(20181)
-const { addAbortSignal } = __webpack_require__(61500)
-const eos = __webpack_require__(65599)
-let debug = (__webpack_require__(85283).debuglog)('stream', (fn) => {
+const { addAbortSignal } = __webpack_require__(80652)
+const eos = __webpack_require__(36815)
+let debug = (__webpack_require__(23539).debuglog)('stream', (fn) => {
   debug = fn
 })
-const BufferList = __webpack_require__(67880)
-const destroyImpl = __webpack_require__(90417)
-const { getHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(77418)
+const BufferList = __webpack_require__(77336)
+const destroyImpl = __webpack_require__(65089)
+const { getHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(54874)
 const {
   aggregateTwoErrors,
   codes: {
@@ -34708,11 +34708,11 @@ const {
     ERR_STREAM_UNSHIFT_AFTER_END_EVENT
   },
   AbortError
-} = __webpack_require__(74676)
-const { validateObject } = __webpack_require__(37122)
+} = __webpack_require__(69220)
+const { validateObject } = __webpack_require__(49554)
 const kPaused = Symbol('kPaused')
-const { StringDecoder } = __webpack_require__(63882)
-const from = __webpack_require__(64771)
+const { StringDecoder } = __webpack_require__(80634)
+const from = __webpack_require__(4659)
 ObjectSetPrototypeOf(Readable.prototype, Stream.prototype)
 ObjectSetPrototypeOf(Readable, Stream)
 const nop = () => {}
@@ -34793,7 +34793,7 @@ function ReadableState(options, stream, isDuplex) {
   // However, some cases require setting options to different
   // values for the readable and the writable sides of the duplex stream.
   // These options can be provided separately as readableXXX and writableXXX.
-  if (typeof isDuplex !== 'boolean') isDuplex = stream instanceof __webpack_require__(25857)
+  if (typeof isDuplex !== 'boolean') isDuplex = stream instanceof __webpack_require__(94449)
 
   // Bit map field to store ReadableState more effciently with 1 bit per field
   // instead of a V8 slot per field.
@@ -34850,7 +34850,7 @@ function Readable(options) {
 
   // Checking for a Stream.Duplex instance is faster here instead of inside
   // the ReadableState constructor, at least with V8 6.5.
-  const isDuplex = this instanceof __webpack_require__(25857)
+  const isDuplex = this instanceof __webpack_require__(94449)
   this._readableState = new ReadableState(options, this, isDuplex)
   if (options) {
     if (typeof options.read === 'function') this._read = options.read
@@ -35936,14 +35936,14 @@ Readable.wrap = function (src, options) {
 
 /***/ }),
 
-/***/ 77418:
+/***/ 54874:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { MathFloor, NumberIsInteger } = __webpack_require__(89159)
-const { validateInteger } = __webpack_require__(37122)
-const { ERR_INVALID_ARG_VALUE } = (__webpack_require__(74676).codes)
+const { MathFloor, NumberIsInteger } = __webpack_require__(50999)
+const { validateInteger } = __webpack_require__(49554)
+const { ERR_INVALID_ARG_VALUE } = (__webpack_require__(69220).codes)
 let defaultHighWaterMarkBytes = 16 * 1024
 let defaultHighWaterMarkObjectMode = 16
 function highWaterMarkFrom(options, isDuplex, duplexKey) {
@@ -35982,7 +35982,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 67959:
+/***/ 12135:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -36050,11 +36050,11 @@ module.exports = {
 
 
 
-const { ObjectSetPrototypeOf, Symbol } = __webpack_require__(89159)
+const { ObjectSetPrototypeOf, Symbol } = __webpack_require__(50999)
 module.exports = Transform
-const { ERR_METHOD_NOT_IMPLEMENTED } = (__webpack_require__(74676).codes)
-const Duplex = __webpack_require__(25857)
-const { getHighWaterMark } = __webpack_require__(77418)
+const { ERR_METHOD_NOT_IMPLEMENTED } = (__webpack_require__(69220).codes)
+const Duplex = __webpack_require__(94449)
+const { getHighWaterMark } = __webpack_require__(54874)
 ObjectSetPrototypeOf(Transform.prototype, Duplex.prototype)
 ObjectSetPrototypeOf(Transform, Duplex)
 const kCallback = Symbol('kCallback')
@@ -36169,12 +36169,12 @@ Transform.prototype._read = function () {
 
 /***/ }),
 
-/***/ 8978:
+/***/ 83426:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { SymbolAsyncIterator, SymbolIterator, SymbolFor } = __webpack_require__(89159)
+const { SymbolAsyncIterator, SymbolIterator, SymbolFor } = __webpack_require__(50999)
 
 // We need to use SymbolFor to make these globally available
 // for interopt with readable-stream, i.e. readable-stream
@@ -36503,7 +36503,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 63563:
+/***/ 58939:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -36535,7 +36535,7 @@ module.exports = {
 
 /* replacement start */
 
-const process = __webpack_require__(7953)
+const process = __webpack_require__(76417)
 
 /* replacement end */
 
@@ -36549,15 +36549,15 @@ const {
   StringPrototypeToLowerCase,
   Symbol,
   SymbolHasInstance
-} = __webpack_require__(89159)
+} = __webpack_require__(50999)
 module.exports = Writable
 Writable.WritableState = WritableState
 const { EventEmitter: EE } = __webpack_require__(24434)
-const Stream = (__webpack_require__(1168).Stream)
+const Stream = (__webpack_require__(84128).Stream)
 const { Buffer } = __webpack_require__(20181)
-const destroyImpl = __webpack_require__(90417)
-const { addAbortSignal } = __webpack_require__(61500)
-const { getHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(77418)
+const destroyImpl = __webpack_require__(65089)
+const { addAbortSignal } = __webpack_require__(80652)
+const { getHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(54874)
 const {
   ERR_INVALID_ARG_TYPE,
   ERR_METHOD_NOT_IMPLEMENTED,
@@ -36568,7 +36568,7 @@ const {
   ERR_STREAM_NULL_VALUES,
   ERR_STREAM_WRITE_AFTER_END,
   ERR_UNKNOWN_ENCODING
-} = (__webpack_require__(74676).codes)
+} = (__webpack_require__(69220).codes)
 const { errorOrDestroy } = destroyImpl
 ObjectSetPrototypeOf(Writable.prototype, Stream.prototype)
 ObjectSetPrototypeOf(Writable, Stream)
@@ -36580,7 +36580,7 @@ function WritableState(options, stream, isDuplex) {
   // However, some cases require setting options to different
   // values for the readable and the writable sides of the duplex stream,
   // e.g. options.readableObjectMode vs. options.writableObjectMode, etc.
-  if (typeof isDuplex !== 'boolean') isDuplex = stream instanceof __webpack_require__(25857)
+  if (typeof isDuplex !== 'boolean') isDuplex = stream instanceof __webpack_require__(94449)
 
   // Object stream flag to indicate whether or not this stream
   // contains buffers or objects.
@@ -36718,7 +36718,7 @@ function Writable(options) {
 
   // Checking for a Stream.Duplex instance is faster here instead of inside
   // the WritableState constructor, at least with V8 6.5.
-  const isDuplex = this instanceof __webpack_require__(25857)
+  const isDuplex = this instanceof __webpack_require__(94449)
   if (!isDuplex && !FunctionPrototypeSymbolHasInstance(Writable, this)) return new Writable(options)
   this._writableState = new WritableState(options, this, isDuplex)
   if (options) {
@@ -37329,7 +37329,7 @@ Writable.toWeb = function (streamWritable) {
 
 /***/ }),
 
-/***/ 37122:
+/***/ 49554:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /* eslint jsdoc/require-jsdoc: "error" */
@@ -37351,13 +37351,13 @@ const {
   String,
   StringPrototypeToUpperCase,
   StringPrototypeTrim
-} = __webpack_require__(89159)
+} = __webpack_require__(50999)
 const {
   hideStackFrames,
   codes: { ERR_SOCKET_BAD_PORT, ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE, ERR_UNKNOWN_SIGNAL }
-} = __webpack_require__(74676)
-const { normalizeEncoding } = __webpack_require__(85283)
-const { isAsyncFunction, isArrayBufferView } = (__webpack_require__(85283).types)
+} = __webpack_require__(69220)
+const { normalizeEncoding } = __webpack_require__(23539)
+const { isAsyncFunction, isArrayBufferView } = (__webpack_require__(23539).types)
 const signals = {}
 
 /**
@@ -37866,13 +37866,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 74676:
+/***/ 69220:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { format, inspect } = __webpack_require__(69664)
-const { AggregateError: CustomAggregateError } = __webpack_require__(89159)
+const { format, inspect } = __webpack_require__(43536)
+const { AggregateError: CustomAggregateError } = __webpack_require__(50999)
 
 /*
   This file is a reduced and adapted version of the main lib/internal/errors.js file defined at
@@ -38216,7 +38216,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 62235:
+/***/ 29963:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -38250,8 +38250,8 @@ if (Stream && process.env.READABLE_STREAM === 'disable') {
   })
   module.exports.Stream = Stream.Stream
 } else {
-  const CustomStream = __webpack_require__(62055)
-  const promises = __webpack_require__(57856)
+  const CustomStream = __webpack_require__(12375)
+  const promises = __webpack_require__(65904)
   const originalDestroy = CustomStream.Readable.destroy
   module.exports = CustomStream.Readable
 
@@ -38288,7 +38288,7 @@ module.exports["default"] = module.exports
 
 /***/ }),
 
-/***/ 89159:
+/***/ 50999:
 /***/ ((module) => {
 
 
@@ -38419,19 +38419,19 @@ module.exports = {
 
 /***/ }),
 
-/***/ 85283:
+/***/ 23539:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const bufferModule = __webpack_require__(20181)
-const { format, inspect } = __webpack_require__(69664)
+const { format, inspect } = __webpack_require__(43536)
 const {
   codes: { ERR_INVALID_ARG_TYPE }
-} = __webpack_require__(74676)
-const { kResistStopPropagation, AggregateError, SymbolDispose } = __webpack_require__(89159)
-const AbortSignal = globalThis.AbortSignal || (__webpack_require__(50581).AbortSignal)
-const AbortController = globalThis.AbortController || (__webpack_require__(50581).AbortController)
+} = __webpack_require__(69220)
+const { kResistStopPropagation, AggregateError, SymbolDispose } = __webpack_require__(50999)
+const AbortSignal = globalThis.AbortSignal || (__webpack_require__(17413).AbortSignal)
+const AbortController = globalThis.AbortController || (__webpack_require__(17413).AbortController)
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor
 const Blob = globalThis.Blob || bufferModule.Blob
 /* eslint-disable indent */
@@ -38574,7 +38574,7 @@ module.exports.promisify.custom = Symbol.for('nodejs.util.promisify.custom')
 
 /***/ }),
 
-/***/ 69664:
+/***/ 43536:
 /***/ ((module) => {
 
 
@@ -38636,7 +38636,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 62055:
+/***/ 12375:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -38668,29 +38668,29 @@ const { Buffer } = __webpack_require__(20181)
 
 /* replacement end */
 
-const { ObjectDefineProperty, ObjectKeys, ReflectApply } = __webpack_require__(89159)
+const { ObjectDefineProperty, ObjectKeys, ReflectApply } = __webpack_require__(50999)
 const {
   promisify: { custom: customPromisify }
-} = __webpack_require__(85283)
-const { streamReturningOperators, promiseReturningOperators } = __webpack_require__(55750)
+} = __webpack_require__(23539)
+const { streamReturningOperators, promiseReturningOperators } = __webpack_require__(11222)
 const {
   codes: { ERR_ILLEGAL_CONSTRUCTOR }
-} = __webpack_require__(74676)
-const compose = __webpack_require__(28183)
-const { setDefaultHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(77418)
-const { pipeline } = __webpack_require__(68813)
-const { destroyer } = __webpack_require__(90417)
-const eos = __webpack_require__(65599)
+} = __webpack_require__(69220)
+const compose = __webpack_require__(64999)
+const { setDefaultHighWaterMark, getDefaultHighWaterMark } = __webpack_require__(54874)
+const { pipeline } = __webpack_require__(16701)
+const { destroyer } = __webpack_require__(65089)
+const eos = __webpack_require__(36815)
 const internalBuffer = {}
-const promises = __webpack_require__(57856)
-const utils = __webpack_require__(8978)
-const Stream = (module.exports = __webpack_require__(1168).Stream)
+const promises = __webpack_require__(65904)
+const utils = __webpack_require__(83426)
+const Stream = (module.exports = __webpack_require__(84128).Stream)
 Stream.isDestroyed = utils.isDestroyed
 Stream.isDisturbed = utils.isDisturbed
 Stream.isErrored = utils.isErrored
 Stream.isReadable = utils.isReadable
 Stream.isWritable = utils.isWritable
-Stream.Readable = __webpack_require__(86471)
+Stream.Readable = __webpack_require__(17783)
 for (const key of ObjectKeys(streamReturningOperators)) {
   const op = streamReturningOperators[key]
   function fn(...args) {
@@ -38739,12 +38739,12 @@ for (const key of ObjectKeys(promiseReturningOperators)) {
     writable: true
   })
 }
-Stream.Writable = __webpack_require__(63563)
-Stream.Duplex = __webpack_require__(25857)
-Stream.Transform = __webpack_require__(67959)
-Stream.PassThrough = __webpack_require__(65205)
+Stream.Writable = __webpack_require__(58939)
+Stream.Duplex = __webpack_require__(94449)
+Stream.Transform = __webpack_require__(12135)
+Stream.PassThrough = __webpack_require__(19173)
 Stream.pipeline = pipeline
-const { addAbortSignal } = __webpack_require__(61500)
+const { addAbortSignal } = __webpack_require__(80652)
 Stream.addAbortSignal = addAbortSignal
 Stream.finished = eos
 Stream.destroy = destroyer
@@ -38786,16 +38786,16 @@ Stream._uint8ArrayToBuffer = function _uint8ArrayToBuffer(chunk) {
 
 /***/ }),
 
-/***/ 57856:
+/***/ 65904:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { ArrayPrototypePop, Promise } = __webpack_require__(89159)
-const { isIterable, isNodeStream, isWebStream } = __webpack_require__(8978)
-const { pipelineImpl: pl } = __webpack_require__(68813)
-const { finished } = __webpack_require__(65599)
-__webpack_require__(62055)
+const { ArrayPrototypePop, Promise } = __webpack_require__(50999)
+const { isIterable, isNodeStream, isWebStream } = __webpack_require__(83426)
+const { pipelineImpl: pl } = __webpack_require__(16701)
+const { finished } = __webpack_require__(36815)
+__webpack_require__(12375)
 function pipeline(...streams) {
   return new Promise((resolve, reject) => {
     let signal
@@ -38836,14 +38836,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 19860:
+/***/ 51364:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 module.exports = readdirGlob;
 
 const fs = __webpack_require__(79896);
 const { EventEmitter } = __webpack_require__(24434);
-const { Minimatch } = __webpack_require__(61040);
+const { Minimatch } = __webpack_require__(6944);
 const { resolve } = __webpack_require__(16928);
 
 function readdir(dir, strict) {
@@ -39085,7 +39085,7 @@ readdirGlob.ReaddirGlob = ReaddirGlob;
 
 /***/ }),
 
-/***/ 38149:
+/***/ 63669:
 /***/ ((module) => {
 
 const isWindows = typeof process === 'object' &&
@@ -39096,7 +39096,7 @@ module.exports = isWindows ? { sep: '\\' } : { sep: '/' }
 
 /***/ }),
 
-/***/ 61040:
+/***/ 6944:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const minimatch = module.exports = (p, pattern, options = {}) => {
@@ -39112,12 +39112,12 @@ const minimatch = module.exports = (p, pattern, options = {}) => {
 
 module.exports = minimatch
 
-const path = __webpack_require__(38149)
+const path = __webpack_require__(63669)
 minimatch.sep = path.sep
 
 const GLOBSTAR = Symbol('globstar **')
 minimatch.GLOBSTAR = GLOBSTAR
-const expand = __webpack_require__(65363)
+const expand = __webpack_require__(94691)
 
 const plTypes = {
   '!': { open: '(?:(?!(?:', close: '))[^/]*?)'},
@@ -40099,27 +40099,27 @@ minimatch.Minimatch = Minimatch
 
 /***/ }),
 
-/***/ 42732:
+/***/ 22524:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 var $concat = GetIntrinsic('%Array.prototype.concat%');
 
-var callBind = __webpack_require__(71076);
+var callBind = __webpack_require__(53844);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 var $slice = callBound('Array.prototype.slice');
 
-var hasSymbols = __webpack_require__(90058)();
+var hasSymbols = __webpack_require__(61114)();
 var isConcatSpreadable = hasSymbols && Symbol.isConcatSpreadable;
 
 /** @type {never[]} */ var empty = [];
 var $concatApply = isConcatSpreadable ? callBind.apply($concat, empty) : null;
 
 // eslint-disable-next-line no-extra-parens
-var isArray = isConcatSpreadable ? /** @type {(value: unknown) => value is unknown[]} */ (__webpack_require__(98049)) : null;
+var isArray = isConcatSpreadable ? /** @type {(value: unknown) => value is unknown[]} */ (__webpack_require__(82513)) : null;
 
 /** @type {import('.')} */
 module.exports = isConcatSpreadable
@@ -40149,7 +40149,7 @@ module.exports = isConcatSpreadable
 
 /***/ }),
 
-/***/ 48178:
+/***/ 93058:
 /***/ ((module, exports, __webpack_require__) => {
 
 /*! safe-buffer. MIT License. Feross Aboukhadijeh <https://feross.org/opensource> */
@@ -40221,16 +40221,16 @@ SafeBuffer.allocUnsafeSlow = function (size) {
 
 /***/ }),
 
-/***/ 30286:
+/***/ 93470:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBound = __webpack_require__(36529);
-var isRegex = __webpack_require__(3790);
+var callBound = __webpack_require__(23105);
+var isRegex = __webpack_require__(86622);
 
 var $exec = callBound('RegExp.prototype.exec');
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
 /** @type {import('.')} */
 module.exports = function regexTester(regex) {
@@ -40245,17 +40245,17 @@ module.exports = function regexTester(regex) {
 
 /***/ }),
 
-/***/ 7762:
+/***/ 49346:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
-var define = __webpack_require__(30116);
-var hasDescriptors = __webpack_require__(58017)();
-var gOPD = __webpack_require__(28226);
+var GetIntrinsic = __webpack_require__(60470);
+var define = __webpack_require__(31316);
+var hasDescriptors = __webpack_require__(60497)();
+var gOPD = __webpack_require__(33170);
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 var $floor = GetIntrinsic('%Math.floor%');
 
 /** @type {import('.')} */
@@ -40294,14 +40294,14 @@ module.exports = function setFunctionLength(fn, length) {
 
 /***/ }),
 
-/***/ 13052:
+/***/ 36204:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { EventEmitter } = __webpack_require__(17532)
-const FIFO = __webpack_require__(74219)
-const TextDecoder = __webpack_require__(35454)
+const { EventEmitter } = __webpack_require__(29580)
+const FIFO = __webpack_require__(83867)
+const TextDecoder = __webpack_require__(97934)
 
-const StreamError = __webpack_require__(393)
+const StreamError = __webpack_require__(45657)
 
 // if we do a future major, expect queue microtask to be there always, for now a bit defensive
 const qmt =
@@ -41615,7 +41615,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 393:
+/***/ 45657:
 /***/ ((module) => {
 
 module.exports = class StreamError extends Error {
@@ -41669,15 +41669,15 @@ module.exports = class StreamError extends Error {
 
 /***/ }),
 
-/***/ 54083:
+/***/ 49651:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var RequireObjectCoercible = __webpack_require__(67137);
-var ToString = __webpack_require__(61966);
-var callBound = __webpack_require__(36529);
-var safeRegexTester = __webpack_require__(30286);
+var RequireObjectCoercible = __webpack_require__(19601);
+var ToString = __webpack_require__(35038);
+var callBound = __webpack_require__(23105);
+var safeRegexTester = __webpack_require__(93470);
 
 var $replace = callBound('String.prototype.replace');
 var $charAt = callBound('String.prototype.charAt');
@@ -41706,18 +41706,18 @@ module.exports = function trim() {
 
 /***/ }),
 
-/***/ 55101:
+/***/ 20941:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var callBind = __webpack_require__(71076);
-var define = __webpack_require__(78623);
-var RequireObjectCoercible = __webpack_require__(67137);
+var callBind = __webpack_require__(53844);
+var define = __webpack_require__(50191);
+var RequireObjectCoercible = __webpack_require__(19601);
 
-var implementation = __webpack_require__(54083);
-var getPolyfill = __webpack_require__(70490);
-var shim = __webpack_require__(18488);
+var implementation = __webpack_require__(49651);
+var getPolyfill = __webpack_require__(58698);
+var shim = __webpack_require__(4872);
 
 var bound = callBind(getPolyfill());
 var boundMethod = function trim(receiver) {
@@ -41736,12 +41736,12 @@ module.exports = boundMethod;
 
 /***/ }),
 
-/***/ 70490:
+/***/ 58698:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var implementation = __webpack_require__(54083);
+var implementation = __webpack_require__(49651);
 
 var zeroWidthSpace = '\u200b';
 var mongolianVowelSeparator = '\u180E';
@@ -41762,15 +41762,15 @@ module.exports = function getPolyfill() {
 
 /***/ }),
 
-/***/ 18488:
+/***/ 4872:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var supportsDescriptors = __webpack_require__(58017)();
-var defineDataProperty = __webpack_require__(30116);
+var supportsDescriptors = __webpack_require__(60497)();
+var defineDataProperty = __webpack_require__(31316);
 
-var getPolyfill = __webpack_require__(70490);
+var getPolyfill = __webpack_require__(58698);
 
 module.exports = function shimStringTrim() {
 	var polyfill = getPolyfill();
@@ -41789,7 +41789,7 @@ module.exports = function shimStringTrim() {
 
 /***/ }),
 
-/***/ 63882:
+/***/ 80634:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -41817,7 +41817,7 @@ module.exports = function shimStringTrim() {
 
 /*<replacement>*/
 
-var Buffer = (__webpack_require__(48178).Buffer);
+var Buffer = (__webpack_require__(93058).Buffer);
 /*</replacement>*/
 
 var isEncoding = Buffer.isEncoding || function (encoding) {
@@ -42091,13 +42091,13 @@ function simpleEnd(buf) {
 
 /***/ }),
 
-/***/ 12122:
+/***/ 21450:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 const os = __webpack_require__(70857);
 const tty = __webpack_require__(52018);
-const hasFlag = __webpack_require__(65141);
+const hasFlag = __webpack_require__(83813);
 
 const {env} = process;
 
@@ -42233,7 +42233,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 18519:
+/***/ 20775:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const constants = { // just for envs without fs
@@ -42254,13 +42254,13 @@ try {
 
 /***/ }),
 
-/***/ 32099:
+/***/ 35763:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { Writable, Readable, getStreamError } = __webpack_require__(13052)
-const FIFO = __webpack_require__(74219)
-const b4a = __webpack_require__(69553)
-const headers = __webpack_require__(6972)
+const { Writable, Readable, getStreamError } = __webpack_require__(36204)
+const FIFO = __webpack_require__(83867)
+const b4a = __webpack_require__(73057)
+const headers = __webpack_require__(88428)
 
 const EMPTY = b4a.alloc(0)
 const MAX_HEADER_SIZE = 4 * 1024 * 1024 // arbitrary big number
@@ -42679,10 +42679,10 @@ function overflow (size) {
 
 /***/ }),
 
-/***/ 6972:
+/***/ 88428:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(69553)
+const b4a = __webpack_require__(73057)
 
 const ZEROS = '0000000000000000000'
 const SEVENS = '7777777777777777777'
@@ -43008,23 +43008,23 @@ function addLength (str) {
 
 /***/ }),
 
-/***/ 8006:
+/***/ 56118:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-exports.extract = __webpack_require__(32099)
-exports.pack = __webpack_require__(93805)
+exports.extract = __webpack_require__(35763)
+exports.pack = __webpack_require__(80861)
 
 
 /***/ }),
 
-/***/ 93805:
+/***/ 80861:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const { Readable, Writable, getStreamError } = __webpack_require__(13052)
-const b4a = __webpack_require__(69553)
+const { Readable, Writable, getStreamError } = __webpack_require__(36204)
+const b4a = __webpack_require__(73057)
 
-const constants = __webpack_require__(18519)
-const headers = __webpack_require__(6972)
+const constants = __webpack_require__(20775)
+const headers = __webpack_require__(88428)
 
 const DMODE = 0o755
 const FMODE = 0o644
@@ -43311,11 +43311,11 @@ function mapWritable (buf) {
 
 /***/ }),
 
-/***/ 35454:
+/***/ 97934:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const PassThroughDecoder = __webpack_require__(67656)
-const UTF8Decoder = __webpack_require__(6974)
+const PassThroughDecoder = __webpack_require__(47256)
+const UTF8Decoder = __webpack_require__(86414)
 
 module.exports = class TextDecoder {
   constructor(encoding = 'utf8') {
@@ -43382,10 +43382,10 @@ function normalizeEncoding(encoding) {
 
 /***/ }),
 
-/***/ 67656:
+/***/ 47256:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(69553)
+const b4a = __webpack_require__(73057)
 
 module.exports = class PassThroughDecoder {
   constructor(encoding) {
@@ -43408,10 +43408,10 @@ module.exports = class PassThroughDecoder {
 
 /***/ }),
 
-/***/ 6974:
+/***/ 86414:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const b4a = __webpack_require__(69553)
+const b4a = __webpack_require__(73057)
 
 /**
  * https://encoding.spec.whatwg.org/#utf-8-decoder
@@ -43600,14 +43600,14 @@ function trailingBytesSeen(data) {
 
 /***/ }),
 
-/***/ 56542:
+/***/ 62958:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var whichTypedArray = __webpack_require__(33984);
-var taSlice = __webpack_require__(2357);
-var gopd = __webpack_require__(28226);
-var defineDataProperty = __webpack_require__(30116);
-var ToPrimitive = __webpack_require__(31876);
+var whichTypedArray = __webpack_require__(54768);
+var taSlice = __webpack_require__(39013);
+var gopd = __webpack_require__(33170);
+var defineDataProperty = __webpack_require__(31316);
+var ToPrimitive = __webpack_require__(75604);
 
 // TODO: use call-bind, is-date, is-regex, is-string, is-boolean-object, is-number-object
 function toS(obj) { return Object.prototype.toString.call(obj); }
@@ -44254,19 +44254,19 @@ module.exports = Traverse;
 
 /***/ }),
 
-/***/ 26825:
+/***/ 58489:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 /** @type {undefined | ((thisArg: import('.').TypedArray) => Buffer<ArrayBufferLike>)} */
 var $typedArrayBuffer = callBound('TypedArray.prototype.buffer', true);
 
-var isTypedArray = __webpack_require__(90549);
+var isTypedArray = __webpack_require__(6405);
 
 /** @type {import('.')} */
 // node <= 0.10, < 0.11.4 has a nonconfigurable own property instead of a prototype getter
@@ -44280,16 +44280,16 @@ module.exports = $typedArrayBuffer || function typedArrayBuffer(x) {
 
 /***/ }),
 
-/***/ 11091:
+/***/ 23363:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var forEach = __webpack_require__(63651);
-var callBind = __webpack_require__(71076);
-var gPO = __webpack_require__(15312)();
+var forEach = __webpack_require__(14963);
+var callBind = __webpack_require__(53844);
+var gPO = __webpack_require__(31360)();
 
-var typedArrays = __webpack_require__(63842)();
+var typedArrays = __webpack_require__(51506)();
 
 /** @import { TypedArrayName, ByteOffsetGetter, Implementation } from '.' */
 
@@ -44299,7 +44299,7 @@ var getters = {
 	__proto__: null
 };
 
-var gOPD = __webpack_require__(28226);
+var gOPD = __webpack_require__(33170);
 var oDP = Object.defineProperty;
 if (gOPD) {
 	/** @type {ByteOffsetGetter} */
@@ -44353,7 +44353,7 @@ var tryTypedArrays = function tryAllTypedArrays(value) {
 	return foundOffset;
 };
 
-var isTypedArray = __webpack_require__(90549);
+var isTypedArray = __webpack_require__(6405);
 
 /** @type {Implementation} */
 module.exports = function typedArrayByteOffset(value) {
@@ -44366,19 +44366,19 @@ module.exports = function typedArrayByteOffset(value) {
 
 /***/ }),
 
-/***/ 22631:
+/***/ 53655:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // / <reference types="node" />
 
-var callBind = __webpack_require__(71076);
-var forEach = __webpack_require__(63651);
-var gOPD = __webpack_require__(28226);
-var isTypedArray = __webpack_require__(90549);
-var typedArrays = __webpack_require__(32303);
-var gPO = __webpack_require__(15312)();
+var callBind = __webpack_require__(53844);
+var forEach = __webpack_require__(14963);
+var gOPD = __webpack_require__(33170);
+var isTypedArray = __webpack_require__(6405);
+var typedArrays = __webpack_require__(18879);
+var gPO = __webpack_require__(31360)();
 
 /** @typedef {(value: import('.').TypedArray) => number} TypedArrayLengthGetter */
 /** @typedef {{ [k in `$${import('.').TypedArrayName}` | '__proto__']: k extends '__proto__' ? null : TypedArrayLengthGetter }} Cache */
@@ -44453,29 +44453,29 @@ module.exports = function typedArrayLength(value) {
 
 /***/ }),
 
-/***/ 16059:
+/***/ 4587:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var Get = __webpack_require__(2452);
-var GetValueFromBuffer = __webpack_require__(7785);
-var IsDetachedBuffer = __webpack_require__(47626);
-var max = __webpack_require__(61003);
-var min = __webpack_require__(95721);
-var Set = __webpack_require__(65104);
-var SetValueInBuffer = __webpack_require__(43566);
-var ToIntegerOrInfinity = __webpack_require__(13744);
-var ToString = __webpack_require__(61966);
-var TypedArrayElementSize = __webpack_require__(55810);
-var TypedArrayElementType = __webpack_require__(81095);
-var TypedArraySpeciesCreate = __webpack_require__(73557);
-var ValidateTypedArray = __webpack_require__(63393);
+var Get = __webpack_require__(68036);
+var GetValueFromBuffer = __webpack_require__(18329);
+var IsDetachedBuffer = __webpack_require__(26650);
+var max = __webpack_require__(57147);
+var min = __webpack_require__(41017);
+var Set = __webpack_require__(51328);
+var SetValueInBuffer = __webpack_require__(85758);
+var ToIntegerOrInfinity = __webpack_require__(57568);
+var ToString = __webpack_require__(35038);
+var TypedArrayElementSize = __webpack_require__(18866);
+var TypedArrayElementType = __webpack_require__(19927);
+var TypedArraySpeciesCreate = __webpack_require__(49733);
+var ValidateTypedArray = __webpack_require__(77425);
 
-var typedArrayBuffer = __webpack_require__(26825);
-var typedArrayByteOffset = __webpack_require__(11091);
+var typedArrayBuffer = __webpack_require__(58489);
+var typedArrayByteOffset = __webpack_require__(23363);
 
 // https://tc39.es/ecma262/#sec-%typedarray%.prototype.slice
 
@@ -44552,17 +44552,17 @@ module.exports = function slice(start, end) {
 
 /***/ }),
 
-/***/ 2357:
+/***/ 39013:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var define = __webpack_require__(78623);
-var callBind = __webpack_require__(71076);
+var define = __webpack_require__(50191);
+var callBind = __webpack_require__(53844);
 
-var implementation = __webpack_require__(16059);
-var getPolyfill = __webpack_require__(97618);
-var shim = __webpack_require__(50880);
+var implementation = __webpack_require__(4587);
+var getPolyfill = __webpack_require__(25762);
+var shim = __webpack_require__(27248);
 
 var bound = callBind(getPolyfill());
 
@@ -44577,12 +44577,12 @@ module.exports = bound;
 
 /***/ }),
 
-/***/ 97618:
+/***/ 25762:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var implementation = __webpack_require__(16059);
+var implementation = __webpack_require__(4587);
 
 module.exports = function getPolyfill() {
 	if (typeof Uint8Array === 'function' && Uint8Array.prototype.slice) {
@@ -44604,15 +44604,15 @@ module.exports = function getPolyfill() {
 
 /***/ }),
 
-/***/ 50880:
+/***/ 27248:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var define = __webpack_require__(78623);
-var getProto = __webpack_require__(28031);
+var define = __webpack_require__(50191);
+var getProto = __webpack_require__(81967);
 
-var getPolyfill = __webpack_require__(97618);
+var getPolyfill = __webpack_require__(25762);
 
 module.exports = function shimTypedArraySlice() {
 	if (typeof Uint8Array === 'function') {
@@ -44631,7 +44631,7 @@ module.exports = function shimTypedArraySlice() {
 
 /***/ }),
 
-/***/ 19677:
+/***/ 45389:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -44661,15 +44661,15 @@ module.exports = Entry;
 
 /***/ }),
 
-/***/ 11828:
+/***/ 5700:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var fs = __webpack_require__(79896);
 var path = __webpack_require__(16928);
 var util = __webpack_require__(39023);
-var mkdirp = __webpack_require__(5733);
+var mkdirp = __webpack_require__(4469);
 var Transform = (__webpack_require__(2203).Transform);
-var UnzipStream = __webpack_require__(18300);
+var UnzipStream = __webpack_require__(85580);
 
 function Extract (opts) {
     if (!(this instanceof Extract))
@@ -44764,7 +44764,7 @@ module.exports = Extract;
 
 /***/ }),
 
-/***/ 51100:
+/***/ 42092:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var Transform = (__webpack_require__(2203).Transform);
@@ -44864,12 +44864,12 @@ module.exports = MatcherStream;
 
 /***/ }),
 
-/***/ 48231:
+/***/ 41879:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var Transform = (__webpack_require__(2203).Transform);
 var util = __webpack_require__(39023);
-var UnzipStream = __webpack_require__(18300);
+var UnzipStream = __webpack_require__(85580);
 
 function ParserStream(opts) {
     if (!(this instanceof ParserStream)) {
@@ -44922,17 +44922,17 @@ module.exports = ParserStream;
 
 /***/ }),
 
-/***/ 18300:
+/***/ 85580:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var binary = __webpack_require__(53281);
+var binary = __webpack_require__(58769);
 var stream = __webpack_require__(2203);
 var util = __webpack_require__(39023);
 var zlib = __webpack_require__(43106);
-var MatcherStream = __webpack_require__(51100);
-var Entry = __webpack_require__(19677);
+var MatcherStream = __webpack_require__(42092);
+var Entry = __webpack_require__(45389);
 
 const states = {
     STREAM_START:                         0,
@@ -45669,17 +45669,17 @@ module.exports = UnzipStream;
 
 /***/ }),
 
-/***/ 17815:
+/***/ 33991:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-exports.Parse = __webpack_require__(48231);
-exports.Extract = __webpack_require__(11828);
+exports.Parse = __webpack_require__(41879);
+exports.Extract = __webpack_require__(5700);
 
 /***/ }),
 
-/***/ 98552:
+/***/ 24488:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -45692,16 +45692,16 @@ module.exports = __webpack_require__(39023).deprecate;
 
 /***/ }),
 
-/***/ 71844:
+/***/ 70516:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var isString = __webpack_require__(90658);
-var isNumber = __webpack_require__(60662);
-var isBoolean = __webpack_require__(3095);
-var isSymbol = __webpack_require__(44231);
-var isBigInt = __webpack_require__(74924);
+var isString = __webpack_require__(57970);
+var isNumber = __webpack_require__(33670);
+var isBoolean = __webpack_require__(10823);
+var isSymbol = __webpack_require__(63927);
+var isBigInt = __webpack_require__(95407);
 
 /** @type {import('.')} */
 // eslint-disable-next-line consistent-return
@@ -45730,24 +45730,24 @@ module.exports = function whichBoxedPrimitive(value) {
 
 /***/ }),
 
-/***/ 30626:
+/***/ 45330:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var whichBoxedPrimitive = __webpack_require__(71844);
-var whichCollection = __webpack_require__(45012);
-var whichTypedArray = __webpack_require__(33984);
-var isArray = __webpack_require__(98049);
-var isDate = __webpack_require__(23837);
-var isRegex = __webpack_require__(3790);
-var isWeakRef = __webpack_require__(24896);
-var isFinalizationRegistry = __webpack_require__(91592);
-var name = __webpack_require__(61509);
-var isGeneratorFunction = __webpack_require__(2267);
-var isAsyncFunction = __webpack_require__(99000);
-var callBound = __webpack_require__(36529);
-var hasToStringTag = __webpack_require__(60119)();
+var whichBoxedPrimitive = __webpack_require__(70516);
+var whichCollection = __webpack_require__(16260);
+var whichTypedArray = __webpack_require__(54768);
+var isArray = __webpack_require__(82513);
+var isDate = __webpack_require__(86253);
+var isRegex = __webpack_require__(86622);
+var isWeakRef = __webpack_require__(92880);
+var isFinalizationRegistry = __webpack_require__(93816);
+var name = __webpack_require__(82069);
+var isGeneratorFunction = __webpack_require__(55659);
+var isAsyncFunction = __webpack_require__(14856);
+var callBound = __webpack_require__(23105);
+var hasToStringTag = __webpack_require__(85479)();
 var toStringTag = hasToStringTag && Symbol.toStringTag;
 
 var $Object = Object;
@@ -45869,15 +45869,15 @@ module.exports = function whichBuiltinType(value) {
 
 /***/ }),
 
-/***/ 45012:
+/***/ 16260:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var isMap = __webpack_require__(70543);
-var isSet = __webpack_require__(9505);
-var isWeakMap = __webpack_require__(2899);
-var isWeakSet = __webpack_require__(16346);
+var isMap = __webpack_require__(69311);
+var isSet = __webpack_require__(6513);
+var isWeakMap = __webpack_require__(33955);
+var isWeakSet = __webpack_require__(22237);
 
 /** @type {import('.')} */
 module.exports = function whichCollection(/** @type {unknown} */ value) {
@@ -45901,20 +45901,20 @@ module.exports = function whichCollection(/** @type {unknown} */ value) {
 
 /***/ }),
 
-/***/ 33984:
+/***/ 54768:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var forEach = __webpack_require__(63651);
-var availableTypedArrays = __webpack_require__(63842);
-var callBind = __webpack_require__(71076);
-var callBound = __webpack_require__(36529);
-var gOPD = __webpack_require__(28226);
-var getProto = __webpack_require__(28031);
+var forEach = __webpack_require__(14963);
+var availableTypedArrays = __webpack_require__(51506);
+var callBind = __webpack_require__(53844);
+var callBound = __webpack_require__(23105);
+var gOPD = __webpack_require__(33170);
+var getProto = __webpack_require__(81967);
 
 var $toString = callBound('Object.prototype.toString');
-var hasToStringTag = __webpack_require__(60119)();
+var hasToStringTag = __webpack_require__(85479)();
 
 var g = typeof globalThis === 'undefined' ? global : globalThis;
 var typedArrays = availableTypedArrays();
@@ -46042,7 +46042,7 @@ module.exports = whichTypedArray;
 
 /***/ }),
 
-/***/ 71366:
+/***/ 41622:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -46054,10 +46054,10 @@ module.exports = whichTypedArray;
  */
 var inherits = (__webpack_require__(39023).inherits);
 
-var ZipArchiveOutputStream = (__webpack_require__(54088).ZipArchiveOutputStream);
-var ZipArchiveEntry = (__webpack_require__(54088).ZipArchiveEntry);
+var ZipArchiveOutputStream = (__webpack_require__(47544).ZipArchiveOutputStream);
+var ZipArchiveEntry = (__webpack_require__(47544).ZipArchiveEntry);
 
-var util = __webpack_require__(89728);
+var util = __webpack_require__(53296);
 
 /**
  * @constructor
@@ -46236,7 +46236,7 @@ ZipStream.prototype.finalize = function() {
 
 /***/ }),
 
-/***/ 28766:
+/***/ 70030:
 /***/ ((__unused_webpack_module, exports) => {
 
 var __webpack_unused_export__;
@@ -46255,7 +46255,7 @@ exports.w = {
 
 /***/ }),
 
-/***/ 44242:
+/***/ 38914:
 /***/ ((__unused_webpack_module, exports) => {
 
 var __webpack_unused_export__;
@@ -46276,12 +46276,12 @@ exports.w = {
 
 /***/ }),
 
-/***/ 63842:
+/***/ 51506:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var possibleNames = __webpack_require__(32303);
+var possibleNames = __webpack_require__(18879);
 
 var g = typeof globalThis === 'undefined' ? global : globalThis;
 
@@ -46300,34 +46300,34 @@ module.exports = function availableTypedArrays() {
 
 /***/ }),
 
-/***/ 52883:
+/***/ 57187:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // http://262.ecma-international.org/5.1/#sec-9.11
 
-module.exports = __webpack_require__(35427);
+module.exports = __webpack_require__(69203);
 
 
 /***/ }),
 
-/***/ 7817:
+/***/ 90265:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
 // https://262.ecma-international.org/15.0/#sec-arraybufferbytelength
 
-var IsDetachedBuffer = __webpack_require__(47626);
+var IsDetachedBuffer = __webpack_require__(26650);
 
-var isArrayBuffer = __webpack_require__(68381);
-var isSharedArrayBuffer = __webpack_require__(22755);
-var arrayBufferByteLength = __webpack_require__(55610);
+var isArrayBuffer = __webpack_require__(96429);
+var isSharedArrayBuffer = __webpack_require__(12403);
+var arrayBufferByteLength = __webpack_require__(49290);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 var $sabByteLength = callBound('SharedArrayBuffer.prototype.byteLength', true);
 
 var isGrowable = false; // TODO: support this
@@ -46360,16 +46360,16 @@ module.exports = function ArrayBufferByteLength(arrayBuffer, order) {
 
 /***/ }),
 
-/***/ 41701:
+/***/ 4597:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $BigInt = GetIntrinsic('%BigInt%', true);
-var $RangeError = __webpack_require__(43113);
-var $TypeError = __webpack_require__(25714);
+var $RangeError = __webpack_require__(14585);
+var $TypeError = __webpack_require__(73314);
 
 var zero = $BigInt && $BigInt(0);
 
@@ -46395,22 +46395,22 @@ module.exports = function BigIntRemainder(n, d) {
 
 /***/ }),
 
-/***/ 15617:
+/***/ 64273:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
-var isObject = __webpack_require__(94272);
+var $TypeError = __webpack_require__(73314);
+var isObject = __webpack_require__(21040);
 
-var isPropertyDescriptor = __webpack_require__(92324);
-var DefineOwnProperty = __webpack_require__(72300);
+var isPropertyDescriptor = __webpack_require__(2612);
+var DefineOwnProperty = __webpack_require__(62652);
 
-var FromPropertyDescriptor = __webpack_require__(46162);
-var IsDataDescriptor = __webpack_require__(52319);
-var isPropertyKey = __webpack_require__(82652);
-var SameValue = __webpack_require__(37471);
-var ToPropertyDescriptor = __webpack_require__(80487);
+var FromPropertyDescriptor = __webpack_require__(1154);
+var IsDataDescriptor = __webpack_require__(21423);
+var isPropertyKey = __webpack_require__(7084);
+var SameValue = __webpack_require__(7311);
+var ToPropertyDescriptor = __webpack_require__(54679);
 
 // https://262.ecma-international.org/6.0/#sec-definepropertyorthrow
 
@@ -46441,15 +46441,15 @@ module.exports = function DefinePropertyOrThrow(O, P, desc) {
 
 /***/ }),
 
-/***/ 46162:
+/***/ 1154:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var isPropertyDescriptor = __webpack_require__(92324);
-var fromPropertyDescriptor = __webpack_require__(69906);
+var isPropertyDescriptor = __webpack_require__(2612);
+var fromPropertyDescriptor = __webpack_require__(29890);
 
 // https://262.ecma-international.org/6.0/#sec-frompropertydescriptor
 
@@ -46464,18 +46464,18 @@ module.exports = function FromPropertyDescriptor(Desc) {
 
 /***/ }),
 
-/***/ 2452:
+/***/ 68036:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var inspect = __webpack_require__(52554);
+var inspect = __webpack_require__(60506);
 
-var isPropertyKey = __webpack_require__(82652);
+var isPropertyKey = __webpack_require__(7084);
 
-var isObject = __webpack_require__(94272);
+var isObject = __webpack_require__(21040);
 
 // https://262.ecma-international.org/6.0/#sec-get-o-p
 
@@ -46495,31 +46495,31 @@ module.exports = function Get(O, P) {
 
 /***/ }),
 
-/***/ 7785:
+/***/ 18329:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
-var callBound = __webpack_require__(36529);
-var isInteger = __webpack_require__(74031);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
+var callBound = __webpack_require__(23105);
+var isInteger = __webpack_require__(3647);
 var $Uint8Array = GetIntrinsic('%Uint8Array%', true);
 
 var $slice = callBound('Array.prototype.slice');
 
-var IsDetachedBuffer = __webpack_require__(47626);
-var RawBytesToNumeric = __webpack_require__(6547);
+var IsDetachedBuffer = __webpack_require__(26650);
+var RawBytesToNumeric = __webpack_require__(27011);
 
-var isArrayBuffer = __webpack_require__(68381);
-var isSharedArrayBuffer = __webpack_require__(22755);
-var safeConcat = __webpack_require__(42732);
+var isArrayBuffer = __webpack_require__(96429);
+var isSharedArrayBuffer = __webpack_require__(12403);
+var safeConcat = __webpack_require__(22524);
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
-var defaultEndianness = __webpack_require__(1129);
+var defaultEndianness = __webpack_require__(19289);
 
 // https://262.ecma-international.org/15.0/#sec-getvaluefrombuffer
 
@@ -46597,17 +46597,17 @@ module.exports = function GetValueFromBuffer(arrayBuffer, byteIndex, type, isTyp
 
 /***/ }),
 
-/***/ 19367:
+/***/ 94327:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var hasOwn = __webpack_require__(33004);
-var isObject = __webpack_require__(94272);
+var hasOwn = __webpack_require__(54076);
+var isObject = __webpack_require__(21040);
 
-var isPropertyKey = __webpack_require__(82652);
+var isPropertyKey = __webpack_require__(7084);
 
 // https://262.ecma-international.org/6.0/#sec-hasownproperty
 
@@ -46624,18 +46624,18 @@ module.exports = function HasOwnProperty(O, P) {
 
 /***/ }),
 
-/***/ 90953:
+/***/ 94041:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // https://262.ecma-international.org/6.0/#sec-isarray
-module.exports = __webpack_require__(60713);
+module.exports = __webpack_require__(30233);
 
 
 /***/ }),
 
-/***/ 97213:
+/***/ 99757:
 /***/ ((module) => {
 
 
@@ -46649,28 +46649,28 @@ module.exports = function IsBigIntElementType(type) {
 
 /***/ }),
 
-/***/ 88978:
+/***/ 30114:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // http://262.ecma-international.org/5.1/#sec-9.11
 
-module.exports = __webpack_require__(35427);
+module.exports = __webpack_require__(69203);
 
 
 /***/ }),
 
-/***/ 66644:
+/***/ 69028:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(73131);
+var GetIntrinsic = __webpack_require__(82043);
 
 var $construct = GetIntrinsic('%Reflect.construct%', true);
 
-var DefinePropertyOrThrow = __webpack_require__(15617);
+var DefinePropertyOrThrow = __webpack_require__(64273);
 try {
 	DefinePropertyOrThrow({}, '', { '[[Get]]': function () {} });
 } catch (e) {
@@ -46708,16 +46708,16 @@ if (DefinePropertyOrThrow && $construct) {
 
 /***/ }),
 
-/***/ 52319:
+/***/ 21423:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var hasOwn = __webpack_require__(33004);
+var hasOwn = __webpack_require__(54076);
 
-var isPropertyDescriptor = __webpack_require__(92324);
+var isPropertyDescriptor = __webpack_require__(2612);
 
 // https://262.ecma-international.org/5.1/#sec-8.10.2
 
@@ -46740,18 +46740,18 @@ module.exports = function IsDataDescriptor(Desc) {
 
 /***/ }),
 
-/***/ 47626:
+/***/ 26650:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var $byteLength = __webpack_require__(55610);
-var availableTypedArrays = __webpack_require__(63842)();
-var callBound = __webpack_require__(36529);
-var isArrayBuffer = __webpack_require__(68381);
-var isSharedArrayBuffer = __webpack_require__(22755);
+var $byteLength = __webpack_require__(49290);
+var availableTypedArrays = __webpack_require__(51506)();
+var callBound = __webpack_require__(23105);
+var isArrayBuffer = __webpack_require__(96429);
+var isSharedArrayBuffer = __webpack_require__(12403);
 
 var $sabByteLength = callBound('SharedArrayBuffer.prototype.byteLength', true);
 
@@ -46775,20 +46775,20 @@ module.exports = function IsDetachedBuffer(arrayBuffer) {
 
 /***/ }),
 
-/***/ 49291:
+/***/ 91643:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var $arrayBufferResizable = callBound('%ArrayBuffer.prototype.resizable%', true);
 var $sharedArrayGrowable = callBound('%SharedArrayBuffer.prototype.growable%', true);
 
-var isArrayBuffer = __webpack_require__(68381);
-var isSharedArrayBuffer = __webpack_require__(22755);
+var isArrayBuffer = __webpack_require__(96429);
+var isSharedArrayBuffer = __webpack_require__(12403);
 
 // https://262.ecma-international.org/15.0/#sec-isfixedlengtharraybuffer
 
@@ -46811,22 +46811,22 @@ module.exports = function IsFixedLengthArrayBuffer(arrayBuffer) {
 
 /***/ }),
 
-/***/ 15663:
+/***/ 12223:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var IsDetachedBuffer = __webpack_require__(47626);
-var IsFixedLengthArrayBuffer = __webpack_require__(49291);
-var TypedArrayElementSize = __webpack_require__(55810);
+var IsDetachedBuffer = __webpack_require__(26650);
+var IsFixedLengthArrayBuffer = __webpack_require__(91643);
+var TypedArrayElementSize = __webpack_require__(18866);
 
-var isTypedArrayWithBufferWitnessRecord = __webpack_require__(32193);
+var isTypedArrayWithBufferWitnessRecord = __webpack_require__(53937);
 
-var typedArrayBuffer = __webpack_require__(26825);
-var typedArrayByteOffset = __webpack_require__(11091);
-var typedArrayLength = __webpack_require__(22631);
+var typedArrayBuffer = __webpack_require__(58489);
+var typedArrayByteOffset = __webpack_require__(23363);
+var typedArrayLength = __webpack_require__(53655);
 
 // https://262.ecma-international.org/15.0/#sec-istypedarrayoutofbounds
 
@@ -46875,7 +46875,7 @@ module.exports = function IsTypedArrayOutOfBounds(taRecord) {
 
 /***/ }),
 
-/***/ 26905:
+/***/ 52297:
 /***/ ((module) => {
 
 
@@ -46893,18 +46893,18 @@ module.exports = function IsUnsignedElementType(type) {
 
 /***/ }),
 
-/***/ 35917:
+/***/ 93117:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var ArrayBufferByteLength = __webpack_require__(7817);
-var IsDetachedBuffer = __webpack_require__(47626);
+var ArrayBufferByteLength = __webpack_require__(90265);
+var IsDetachedBuffer = __webpack_require__(26650);
 
-var isTypedArray = __webpack_require__(90549);
-var typedArrayBuffer = __webpack_require__(26825);
+var isTypedArray = __webpack_require__(6405);
+var typedArrayBuffer = __webpack_require__(58489);
 
 // https://262.ecma-international.org/15.0/#sec-maketypedarraywithbufferwitnessrecord
 
@@ -46926,30 +46926,30 @@ module.exports = function MakeTypedArrayWithBufferWitnessRecord(obj, order) {
 
 /***/ }),
 
-/***/ 29747:
+/***/ 53795:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var hasOwnProperty = __webpack_require__(19367);
-var ToBigInt64 = __webpack_require__(21306);
-var ToBigUint64 = __webpack_require__(26099);
-var ToInt16 = __webpack_require__(74961);
-var ToInt32 = __webpack_require__(85071);
-var ToInt8 = __webpack_require__(56332);
-var ToUint16 = __webpack_require__(83672);
-var ToUint32 = __webpack_require__(92486);
-var ToUint8 = __webpack_require__(90339);
-var ToUint8Clamp = __webpack_require__(35536);
+var hasOwnProperty = __webpack_require__(94327);
+var ToBigInt64 = __webpack_require__(88586);
+var ToBigUint64 = __webpack_require__(82531);
+var ToInt16 = __webpack_require__(25089);
+var ToInt32 = __webpack_require__(64543);
+var ToInt8 = __webpack_require__(63836);
+var ToUint16 = __webpack_require__(32712);
+var ToUint32 = __webpack_require__(89942);
+var ToUint8 = __webpack_require__(41075);
+var ToUint8Clamp = __webpack_require__(26304);
 
-var valueToFloat16Bytes = __webpack_require__(99672);
-var valueToFloat32Bytes = __webpack_require__(37182);
-var valueToFloat64Bytes = __webpack_require__(44983);
-var integerToNBytes = __webpack_require__(29438);
+var valueToFloat16Bytes = __webpack_require__(15592);
+var valueToFloat32Bytes = __webpack_require__(44558);
+var valueToFloat64Bytes = __webpack_require__(66951);
+var integerToNBytes = __webpack_require__(27854);
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
 // https://262.ecma-international.org/15.0/#table-the-typedarray-constructors
 var TypeToAO = {
@@ -46998,35 +46998,35 @@ module.exports = function NumericToRawBytes(type, value, isLittleEndian) {
 
 /***/ }),
 
-/***/ 6547:
+/***/ 27011:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
-var callBound = __webpack_require__(36529);
+var GetIntrinsic = __webpack_require__(60470);
+var callBound = __webpack_require__(23105);
 
-var $RangeError = __webpack_require__(43113);
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
+var $RangeError = __webpack_require__(14585);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
 var $BigInt = GetIntrinsic('%BigInt%', true);
 
-var hasOwnProperty = __webpack_require__(19367);
-var IsArray = __webpack_require__(90953);
-var IsBigIntElementType = __webpack_require__(97213);
-var IsUnsignedElementType = __webpack_require__(26905);
+var hasOwnProperty = __webpack_require__(94327);
+var IsArray = __webpack_require__(94041);
+var IsBigIntElementType = __webpack_require__(99757);
+var IsUnsignedElementType = __webpack_require__(52297);
 
-var bytesAsFloat16 = __webpack_require__(62010);
-var bytesAsFloat32 = __webpack_require__(5092);
-var bytesAsFloat64 = __webpack_require__(6835);
-var bytesAsInteger = __webpack_require__(30033);
-var every = __webpack_require__(6747);
-var isByteValue = __webpack_require__(86851);
+var bytesAsFloat16 = __webpack_require__(91914);
+var bytesAsFloat32 = __webpack_require__(77524);
+var bytesAsFloat64 = __webpack_require__(86051);
+var bytesAsInteger = __webpack_require__(74593);
+var every = __webpack_require__(89835);
+var isByteValue = __webpack_require__(51315);
 
 var $reverse = callBound('Array.prototype.reverse');
 var $slice = callBound('Array.prototype.slice');
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
 // https://262.ecma-international.org/15.0/#sec-rawbytestonumeric
 
@@ -47077,12 +47077,12 @@ module.exports = function RawBytesToNumeric(type, rawBytes, isLittleEndian) {
 
 /***/ }),
 
-/***/ 37471:
+/***/ 7311:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $isNaN = __webpack_require__(93412);
+var $isNaN = __webpack_require__(77044);
 
 // http://262.ecma-international.org/5.1/#sec-9.12
 
@@ -47097,16 +47097,16 @@ module.exports = function SameValue(x, y) {
 
 /***/ }),
 
-/***/ 65104:
+/***/ 51328:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
-var isObject = __webpack_require__(94272);
+var $TypeError = __webpack_require__(73314);
+var isObject = __webpack_require__(21040);
 
-var isPropertyKey = __webpack_require__(82652);
-var SameValue = __webpack_require__(37471);
+var isPropertyKey = __webpack_require__(7084);
+var SameValue = __webpack_require__(7311);
 
 // IE 9 does not throw in strict mode when writability/configurability/extensibility is violated
 var noThrowOnStrictViolation = (function () {
@@ -47149,30 +47149,30 @@ module.exports = function Set(O, P, V, Throw) {
 
 /***/ }),
 
-/***/ 43566:
+/***/ 85758:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
-var isInteger = __webpack_require__(74031);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
+var isInteger = __webpack_require__(3647);
 var $Uint8Array = GetIntrinsic('%Uint8Array%', true);
 
-var IsBigIntElementType = __webpack_require__(97213);
-var IsDetachedBuffer = __webpack_require__(47626);
-var NumericToRawBytes = __webpack_require__(29747);
+var IsBigIntElementType = __webpack_require__(99757);
+var IsDetachedBuffer = __webpack_require__(26650);
+var NumericToRawBytes = __webpack_require__(53795);
 
-var isArrayBuffer = __webpack_require__(68381);
-var isSharedArrayBuffer = __webpack_require__(22755);
-var hasOwn = __webpack_require__(33004);
+var isArrayBuffer = __webpack_require__(96429);
+var isSharedArrayBuffer = __webpack_require__(12403);
+var hasOwn = __webpack_require__(54076);
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
-var defaultEndianness = __webpack_require__(1129);
-var forEach = __webpack_require__(70034);
+var defaultEndianness = __webpack_require__(19289);
+var forEach = __webpack_require__(64930);
 
 // https://262.ecma-international.org/15.0/#sec-setvalueinbuffer
 
@@ -47248,18 +47248,18 @@ module.exports = function SetValueInBuffer(arrayBuffer, byteIndex, type, value, 
 
 /***/ }),
 
-/***/ 2832:
+/***/ 98080:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $species = GetIntrinsic('%Symbol.species%', true);
-var $TypeError = __webpack_require__(25714);
-var isObject = __webpack_require__(94272);
+var $TypeError = __webpack_require__(73314);
+var isObject = __webpack_require__(21040);
 
-var IsConstructor = __webpack_require__(66644);
+var IsConstructor = __webpack_require__(69028);
 
 // https://262.ecma-international.org/6.0/#sec-speciesconstructor
 
@@ -47287,16 +47287,16 @@ module.exports = function SpeciesConstructor(O, defaultConstructor) {
 
 /***/ }),
 
-/***/ 98281:
+/***/ 47129:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $BigInt = GetIntrinsic('%BigInt%', true);
-var $TypeError = __webpack_require__(25714);
-var $SyntaxError = __webpack_require__(29465);
+var $TypeError = __webpack_require__(73314);
+var $SyntaxError = __webpack_require__(80105);
 
 // https://262.ecma-international.org/14.0/#sec-stringtobigint
 
@@ -47317,19 +47317,19 @@ module.exports = function StringToBigInt(argument) {
 
 /***/ }),
 
-/***/ 37931:
+/***/ 5819:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $RegExp = GetIntrinsic('%RegExp%');
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 var $parseInteger = GetIntrinsic('%parseInt%');
 
-var callBound = __webpack_require__(36529);
-var regexTester = __webpack_require__(30286);
+var callBound = __webpack_require__(23105);
+var regexTester = __webpack_require__(93470);
 
 var $strSlice = callBound('String.prototype.slice');
 var isBinary = regexTester(/^0b[01]+$/i);
@@ -47339,7 +47339,7 @@ var nonWS = ['\u0085', '\u200b', '\ufffe'].join('');
 var nonWSregex = new $RegExp('[' + nonWS + ']', 'g');
 var hasNonWS = regexTester(nonWSregex);
 
-var $trim = __webpack_require__(55101);
+var $trim = __webpack_require__(20941);
 
 // https://262.ecma-international.org/13.0/#sec-stringtonumber
 
@@ -47366,20 +47366,20 @@ module.exports = function StringToNumber(argument) {
 
 /***/ }),
 
-/***/ 78856:
+/***/ 7512:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $BigInt = GetIntrinsic('%BigInt%', true);
 var $Number = GetIntrinsic('%Number%');
-var $TypeError = __webpack_require__(25714);
-var $SyntaxError = __webpack_require__(29465);
+var $TypeError = __webpack_require__(73314);
+var $SyntaxError = __webpack_require__(80105);
 
-var StringToBigInt = __webpack_require__(98281);
-var ToPrimitive = __webpack_require__(74150);
+var StringToBigInt = __webpack_require__(47129);
+var ToPrimitive = __webpack_require__(42678);
 
 // https://262.ecma-international.org/13.0/#sec-tobigint
 
@@ -47424,20 +47424,20 @@ module.exports = function ToBigInt(argument) {
 
 /***/ }),
 
-/***/ 21306:
+/***/ 88586:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $BigInt = GetIntrinsic('%BigInt%', true);
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
-var ToBigInt = __webpack_require__(78856);
-var BigIntRemainder = __webpack_require__(41701);
+var ToBigInt = __webpack_require__(7512);
+var BigIntRemainder = __webpack_require__(4597);
 
-var modBigInt = __webpack_require__(8323);
+var modBigInt = __webpack_require__(49843);
 
 // BigInt(2**63), but node v10.4-v10.8 have a bug where you can't `BigInt(x)` anything larger than MAX_SAFE_INTEGER
 var twoSixtyThree = $BigInt && (BigInt($pow(2, 32)) * BigInt($pow(2, 31)));
@@ -47456,21 +47456,21 @@ module.exports = function ToBigInt64(argument) {
 
 /***/ }),
 
-/***/ 26099:
+/***/ 82531:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $BigInt = GetIntrinsic('%BigInt%', true);
 
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
-var ToBigInt = __webpack_require__(78856);
-var BigIntRemainder = __webpack_require__(41701);
+var ToBigInt = __webpack_require__(7512);
+var BigIntRemainder = __webpack_require__(4597);
 
-var modBigInt = __webpack_require__(8323);
+var modBigInt = __webpack_require__(49843);
 
 // BigInt(2**64), but node v10.4-v10.8 have a bug where you can't `BigInt(x)` anything larger than MAX_SAFE_INTEGER
 var twoSixtyFour = $BigInt && (BigInt($pow(2, 32)) * BigInt($pow(2, 32)));
@@ -47486,7 +47486,7 @@ module.exports = function ToBigUint64(argument) {
 
 /***/ }),
 
-/***/ 57871:
+/***/ 11967:
 /***/ ((module) => {
 
 
@@ -47498,16 +47498,16 @@ module.exports = function ToBoolean(value) { return !!value; };
 
 /***/ }),
 
-/***/ 74961:
+/***/ 25089:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-toint16
 
@@ -47526,16 +47526,16 @@ module.exports = function ToInt16(argument) {
 
 /***/ }),
 
-/***/ 85071:
+/***/ 64543:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-toint32
 
@@ -47556,16 +47556,16 @@ module.exports = function ToInt32(argument) {
 
 /***/ }),
 
-/***/ 56332:
+/***/ 63836:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-toint8
 
@@ -47582,16 +47582,16 @@ module.exports = function ToInt8(argument) {
 
 /***/ }),
 
-/***/ 13744:
+/***/ 57568:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var $isNaN = __webpack_require__(93412);
-var $isFinite = __webpack_require__(91334);
+var $isNaN = __webpack_require__(77044);
+var $isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-tointegerorinfinity
 
@@ -47605,19 +47605,19 @@ module.exports = function ToIntegerOrInfinity(value) {
 
 /***/ }),
 
-/***/ 64214:
+/***/ 49094:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 var $Number = GetIntrinsic('%Number%');
-var isPrimitive = __webpack_require__(31417);
+var isPrimitive = __webpack_require__(67369);
 
-var ToPrimitive = __webpack_require__(74150);
-var StringToNumber = __webpack_require__(37931);
+var ToPrimitive = __webpack_require__(42678);
+var StringToNumber = __webpack_require__(5819);
 
 // https://262.ecma-international.org/13.0/#sec-tonumber
 
@@ -47638,12 +47638,12 @@ module.exports = function ToNumber(argument) {
 
 /***/ }),
 
-/***/ 74150:
+/***/ 42678:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var toPrimitive = __webpack_require__(31876);
+var toPrimitive = __webpack_require__(75604);
 
 // https://262.ecma-international.org/6.0/#sec-toprimitive
 
@@ -47657,18 +47657,18 @@ module.exports = function ToPrimitive(input) {
 
 /***/ }),
 
-/***/ 80487:
+/***/ 54679:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var hasOwn = __webpack_require__(33004);
+var hasOwn = __webpack_require__(54076);
 
-var $TypeError = __webpack_require__(25714);
-var isObject = __webpack_require__(94272);
+var $TypeError = __webpack_require__(73314);
+var isObject = __webpack_require__(21040);
 
-var IsCallable = __webpack_require__(88978);
-var ToBoolean = __webpack_require__(57871);
+var IsCallable = __webpack_require__(30114);
+var ToBoolean = __webpack_require__(11967);
 
 // https://262.ecma-international.org/5.1/#sec-8.10.5
 
@@ -47714,15 +47714,15 @@ module.exports = function ToPropertyDescriptor(Obj) {
 
 /***/ }),
 
-/***/ 61966:
+/***/ 35038:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $String = GetIntrinsic('%String%');
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
 // https://262.ecma-international.org/6.0/#sec-tostring
 
@@ -47736,16 +47736,16 @@ module.exports = function ToString(argument) {
 
 /***/ }),
 
-/***/ 83672:
+/***/ 32712:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-touint16
 
@@ -47764,16 +47764,16 @@ module.exports = function ToUint16(argument) {
 
 /***/ }),
 
-/***/ 92486:
+/***/ 89942:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
 // https://262.ecma-international.org/14.0/#sec-touint32
 
@@ -47792,16 +47792,16 @@ module.exports = function ToUint32(argument) {
 
 /***/ }),
 
-/***/ 90339:
+/***/ 41075:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var isFinite = __webpack_require__(91334);
+var isFinite = __webpack_require__(3766);
 
-var modulo = __webpack_require__(85100);
-var ToNumber = __webpack_require__(64214);
-var truncate = __webpack_require__(18092);
+var modulo = __webpack_require__(90460);
+var ToNumber = __webpack_require__(49094);
+var truncate = __webpack_require__(60700);
 
 // https://262.ecma-international.org/14.0/#sec-touint8
 
@@ -47818,17 +47818,17 @@ module.exports = function ToUint8(argument) {
 
 /***/ }),
 
-/***/ 35536:
+/***/ 26304:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var clamp = __webpack_require__(20459);
+var clamp = __webpack_require__(95835);
 
-var ToNumber = __webpack_require__(64214);
-var floor = __webpack_require__(57654);
+var ToNumber = __webpack_require__(49094);
+var floor = __webpack_require__(85638);
 
-var $isNaN = __webpack_require__(93412);
+var $isNaN = __webpack_require__(77044);
 
 // https://262.ecma-international.org/15.0/#sec-touint8clamp
 
@@ -47851,21 +47851,21 @@ module.exports = function ToUint8Clamp(argument) {
 
 /***/ }),
 
-/***/ 21207:
+/***/ 43623:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
 
-var IsArray = __webpack_require__(90953);
-var IsConstructor = __webpack_require__(66644);
-var IsTypedArrayOutOfBounds = __webpack_require__(15663);
-var TypedArrayLength = __webpack_require__(58547);
-var ValidateTypedArray = __webpack_require__(63393);
+var IsArray = __webpack_require__(94041);
+var IsConstructor = __webpack_require__(69028);
+var IsTypedArrayOutOfBounds = __webpack_require__(12223);
+var TypedArrayLength = __webpack_require__(57571);
+var ValidateTypedArray = __webpack_require__(77425);
 
-var availableTypedArrays = __webpack_require__(63842)();
+var availableTypedArrays = __webpack_require__(51506)();
 
 // https://262.ecma-international.org/15.0/#typedarraycreatefromconstructor
 
@@ -47910,19 +47910,19 @@ module.exports = function TypedArrayCreateFromConstructor(constructor, argumentL
 
 /***/ }),
 
-/***/ 55810:
+/***/ 18866:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
-var isInteger = __webpack_require__(74031);
-var whichTypedArray = __webpack_require__(33984);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
+var isInteger = __webpack_require__(3647);
+var whichTypedArray = __webpack_require__(54768);
 
 // https://262.ecma-international.org/13.0/#sec-typedarrayelementsize
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
 module.exports = function TypedArrayElementSize(O) {
 	var type = whichTypedArray(O);
@@ -47940,19 +47940,19 @@ module.exports = function TypedArrayElementSize(O) {
 
 /***/ }),
 
-/***/ 81095:
+/***/ 19927:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
 
-var whichTypedArray = __webpack_require__(33984);
+var whichTypedArray = __webpack_require__(54768);
 
 // https://262.ecma-international.org/13.0/#sec-typedarrayelementtype
 
-var tableTAO = __webpack_require__(94925);
+var tableTAO = __webpack_require__(41821);
 
 module.exports = function TypedArrayElementType(O) {
 	var type = whichTypedArray(O);
@@ -47970,23 +47970,23 @@ module.exports = function TypedArrayElementType(O) {
 
 /***/ }),
 
-/***/ 58547:
+/***/ 57571:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var floor = __webpack_require__(57654);
-var IsFixedLengthArrayBuffer = __webpack_require__(49291);
-var IsTypedArrayOutOfBounds = __webpack_require__(15663);
-var TypedArrayElementSize = __webpack_require__(55810);
+var floor = __webpack_require__(85638);
+var IsFixedLengthArrayBuffer = __webpack_require__(91643);
+var IsTypedArrayOutOfBounds = __webpack_require__(12223);
+var TypedArrayElementSize = __webpack_require__(18866);
 
-var isTypedArrayWithBufferWitnessRecord = __webpack_require__(32193);
+var isTypedArrayWithBufferWitnessRecord = __webpack_require__(53937);
 
-var typedArrayBuffer = __webpack_require__(26825);
-var typedArrayByteOffset = __webpack_require__(11091);
-var typedArrayLength = __webpack_require__(22631);
+var typedArrayBuffer = __webpack_require__(58489);
+var typedArrayByteOffset = __webpack_require__(23363);
+var typedArrayLength = __webpack_require__(53655);
 
 // https://www.ecma-international.org/ecma-262/15.0/#sec-typedarraylength
 
@@ -48028,22 +48028,22 @@ module.exports = function TypedArrayLength(taRecord) {
 
 /***/ }),
 
-/***/ 73557:
+/***/ 49733:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $SyntaxError = __webpack_require__(29465);
-var $TypeError = __webpack_require__(25714);
+var $SyntaxError = __webpack_require__(80105);
+var $TypeError = __webpack_require__(73314);
 
-var whichTypedArray = __webpack_require__(33984);
-var availableTypedArrays = __webpack_require__(63842)();
+var whichTypedArray = __webpack_require__(54768);
+var availableTypedArrays = __webpack_require__(51506)();
 
-var IsArray = __webpack_require__(90953);
-var SpeciesConstructor = __webpack_require__(2832);
-var TypedArrayCreateFromConstructor = __webpack_require__(21207);
+var IsArray = __webpack_require__(94041);
+var SpeciesConstructor = __webpack_require__(98080);
+var TypedArrayCreateFromConstructor = __webpack_require__(43623);
 
-var getConstructor = __webpack_require__(60350);
+var getConstructor = __webpack_require__(34414);
 
 // https://262.ecma-international.org/15.0/#typedarray-species-create
 
@@ -48072,18 +48072,18 @@ module.exports = function TypedArraySpeciesCreate(exemplar, argumentList) {
 
 /***/ }),
 
-/***/ 63393:
+/***/ 77425:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
-var isObject = __webpack_require__(94272);
+var $TypeError = __webpack_require__(73314);
+var isObject = __webpack_require__(21040);
 
-var IsTypedArrayOutOfBounds = __webpack_require__(15663);
-var MakeTypedArrayWithBufferWitnessRecord = __webpack_require__(35917);
+var IsTypedArrayOutOfBounds = __webpack_require__(12223);
+var MakeTypedArrayWithBufferWitnessRecord = __webpack_require__(93117);
 
-var isTypedArray = __webpack_require__(90549);
+var isTypedArray = __webpack_require__(6405);
 
 // https://262.ecma-international.org/15.0/#sec-validatetypedarray
 
@@ -48111,14 +48111,14 @@ module.exports = function ValidateTypedArray(O, order) {
 
 /***/ }),
 
-/***/ 20459:
+/***/ 95835:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
-var max = __webpack_require__(61003);
-var min = __webpack_require__(95721);
+var $TypeError = __webpack_require__(73314);
+var max = __webpack_require__(57147);
+var min = __webpack_require__(41017);
 
 // https://262.ecma-international.org/12.0/#clamping
 
@@ -48132,13 +48132,13 @@ module.exports = function clamp(x, lower, upper) {
 
 /***/ }),
 
-/***/ 57654:
+/***/ 85638:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // var modulo = require('./modulo');
-var $floor = __webpack_require__(70395);
+var $floor = __webpack_require__(96171);
 
 // http://262.ecma-international.org/11.0/#eqn-floor
 
@@ -48153,12 +48153,12 @@ module.exports = function floor(x) {
 
 /***/ }),
 
-/***/ 85100:
+/***/ 90460:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var mod = __webpack_require__(90840);
+var mod = __webpack_require__(94248);
 
 // https://262.ecma-international.org/5.1/#sec-5.2
 
@@ -48169,7 +48169,7 @@ module.exports = function modulo(x, y) {
 
 /***/ }),
 
-/***/ 94925:
+/***/ 41821:
 /***/ ((module) => {
 
 
@@ -48214,14 +48214,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 18092:
+/***/ 60700:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var floor = __webpack_require__(57654);
+var floor = __webpack_require__(85638);
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
 // https://262.ecma-international.org/14.0/#eqn-truncate
 
@@ -48236,33 +48236,33 @@ module.exports = function truncate(x) {
 
 /***/ }),
 
-/***/ 73131:
+/***/ 82043:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // TODO: remove, semver-major
 
-module.exports = __webpack_require__(86374);
+module.exports = __webpack_require__(60470);
 
 
 /***/ }),
 
-/***/ 72300:
+/***/ 62652:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var hasPropertyDescriptors = __webpack_require__(58017);
+var hasPropertyDescriptors = __webpack_require__(60497);
 
-var $defineProperty = __webpack_require__(90758);
+var $defineProperty = __webpack_require__(79094);
 
 var hasArrayLengthDefineBug = hasPropertyDescriptors.hasArrayLengthDefineBug();
 
 // eslint-disable-next-line global-require
-var isArray = hasArrayLengthDefineBug && __webpack_require__(60713);
+var isArray = hasArrayLengthDefineBug && __webpack_require__(30233);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var $isEnumerable = callBound('Object.prototype.propertyIsEnumerable');
 
@@ -48308,17 +48308,17 @@ module.exports = function DefineOwnProperty(IsDataDescriptor, SameValue, FromPro
 
 /***/ }),
 
-/***/ 60713:
+/***/ 30233:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $Array = GetIntrinsic('%Array%');
 
 // eslint-disable-next-line global-require
-var toStr = !$Array.isArray && __webpack_require__(36529)('Object.prototype.toString');
+var toStr = !$Array.isArray && __webpack_require__(23105)('Object.prototype.toString');
 
 module.exports = $Array.isArray || function IsArray(argument) {
 	return toStr(argument) === '[object Array]';
@@ -48327,12 +48327,12 @@ module.exports = $Array.isArray || function IsArray(argument) {
 
 /***/ }),
 
-/***/ 62010:
+/***/ 91914:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
 module.exports = function bytesAsFloat32(rawBytes) {
 	// return new $Float16Array(new $Uint8Array(rawBytes).buffer)[0];
@@ -48381,12 +48381,12 @@ module.exports = function bytesAsFloat32(rawBytes) {
 
 /***/ }),
 
-/***/ 5092:
+/***/ 77524:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
 module.exports = function bytesAsFloat32(rawBytes) {
 	// return new $Float32Array(new $Uint8Array(rawBytes).buffer)[0];
@@ -48424,12 +48424,12 @@ Return the Number value that corresponds to value.
 
 /***/ }),
 
-/***/ 6835:
+/***/ 86051:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
 module.exports = function bytesAsFloat64(rawBytes) {
 	// return new $Float64Array(new $Uint8Array(rawBytes).buffer)[0];
@@ -48473,14 +48473,14 @@ Return the Number value that corresponds to value.
 
 /***/ }),
 
-/***/ 30033:
+/***/ 74593:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
-var $pow = __webpack_require__(6243);
+var $pow = __webpack_require__(56947);
 
 var $Number = GetIntrinsic('%Number%');
 var $BigInt = GetIntrinsic('%BigInt%', true);
@@ -48512,17 +48512,17 @@ module.exports = function bytesAsInteger(rawBytes, elementSize, isUnsigned, isBi
 
 /***/ }),
 
-/***/ 1129:
+/***/ 19289:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $Uint8Array = GetIntrinsic('%Uint8Array%', true);
 var $Uint32Array = GetIntrinsic('%Uint32Array%', true);
 
-var typedArrayBuffer = __webpack_require__(26825);
+var typedArrayBuffer = __webpack_require__(58489);
 
 var uInt32 = $Uint32Array && new $Uint32Array([0x12345678]);
 var uInt8 = uInt32 && new $Uint8Array(typedArrayBuffer(uInt32));
@@ -48540,7 +48540,7 @@ module.exports = uInt8
 
 /***/ }),
 
-/***/ 6747:
+/***/ 89835:
 /***/ ((module) => {
 
 
@@ -48557,7 +48557,7 @@ module.exports = function every(array, predicate) {
 
 /***/ }),
 
-/***/ 70034:
+/***/ 64930:
 /***/ ((module) => {
 
 
@@ -48571,7 +48571,7 @@ module.exports = function forEach(array, callback) {
 
 /***/ }),
 
-/***/ 79589:
+/***/ 62293:
 /***/ ((module) => {
 
 
@@ -48611,7 +48611,7 @@ module.exports = function fractionToBitString(x) {
 
 /***/ }),
 
-/***/ 69906:
+/***/ 29890:
 /***/ ((module) => {
 
 
@@ -48645,12 +48645,12 @@ module.exports = function fromPropertyDescriptor(Desc) {
 
 /***/ }),
 
-/***/ 25684:
+/***/ 21924:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $floor = __webpack_require__(70395);
+var $floor = __webpack_require__(96171);
 
 // https://runestone.academy/ns/books/published/pythonds/BasicDS/ConvertingDecimalNumberstoBinaryNumbers.html#:~:text=The%20Divide%20by%202%20algorithm,have%20a%20remainder%20of%200
 
@@ -48673,12 +48673,12 @@ module.exports = function intToBinaryString(x) {
 
 /***/ }),
 
-/***/ 29438:
+/***/ 27854:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $Number = GetIntrinsic('%Number%');
 var $BigInt = GetIntrinsic('%BigInt%', true);
@@ -48708,7 +48708,7 @@ module.exports = function integerToNBytes(intValue, n, isLittleEndian) {
 
 /***/ }),
 
-/***/ 86851:
+/***/ 51315:
 /***/ ((module) => {
 
 
@@ -48720,18 +48720,18 @@ module.exports = function isByteValue(value) {
 
 /***/ }),
 
-/***/ 5094:
+/***/ 44278:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // TODO, semver-major: delete
-module.exports = __webpack_require__(74031);
+module.exports = __webpack_require__(3647);
 
 
 /***/ }),
 
-/***/ 74773:
+/***/ 92805:
 /***/ ((module) => {
 
 
@@ -48743,19 +48743,19 @@ module.exports = Number.isNaN || function isNaN(a) {
 
 /***/ }),
 
-/***/ 47621:
+/***/ 46229:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // TODO: remove, semver-major
 
-module.exports = __webpack_require__(94272);
+module.exports = __webpack_require__(21040);
 
 
 /***/ }),
 
-/***/ 31417:
+/***/ 67369:
 /***/ ((module) => {
 
 
@@ -48767,7 +48767,7 @@ module.exports = function isPrimitive(value) {
 
 /***/ }),
 
-/***/ 82652:
+/***/ 7084:
 /***/ ((module) => {
 
 
@@ -48779,18 +48779,18 @@ module.exports = function isPropertyKey(argument) {
 
 /***/ }),
 
-/***/ 90840:
+/***/ 94248:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 // TODO, semver-major: delete
-module.exports = __webpack_require__(82977);
+module.exports = __webpack_require__(9521);
 
 
 /***/ }),
 
-/***/ 8323:
+/***/ 49843:
 /***/ ((module) => {
 
 
@@ -48803,14 +48803,14 @@ module.exports = function bigIntMod(BigIntRemainder, bigint, modulo) {
 
 /***/ }),
 
-/***/ 92324:
+/***/ 2612:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $TypeError = __webpack_require__(25714);
+var $TypeError = __webpack_require__(73314);
 
-var hasOwn = __webpack_require__(33004);
+var hasOwn = __webpack_require__(54076);
 
 var allowed = {
 	__proto__: null,
@@ -48846,15 +48846,15 @@ module.exports = function isPropertyDescriptor(Desc) {
 
 /***/ }),
 
-/***/ 32193:
+/***/ 53937:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var hasOwn = __webpack_require__(33004);
-var isTypedArray = __webpack_require__(90549);
+var hasOwn = __webpack_require__(54076);
+var isTypedArray = __webpack_require__(6405);
 
-var isInteger = __webpack_require__(5094);
+var isInteger = __webpack_require__(44278);
 
 module.exports = function isTypedArrayWithBufferWitnessRecord(value) {
 	return !!value
@@ -48871,12 +48871,12 @@ module.exports = function isTypedArrayWithBufferWitnessRecord(value) {
 
 /***/ }),
 
-/***/ 60350:
+/***/ 34414:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var constructors = {
 	__proto__: null,
@@ -48901,18 +48901,18 @@ module.exports = function getConstructor(kind) {
 
 /***/ }),
 
-/***/ 99672:
+/***/ 15592:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $abs = __webpack_require__(68553);
-var $floor = __webpack_require__(70395);
-var $pow = __webpack_require__(6243);
+var $abs = __webpack_require__(55641);
+var $floor = __webpack_require__(96171);
+var $pow = __webpack_require__(56947);
 
-var isFinite = __webpack_require__(91334);
-var isNaN = __webpack_require__(93412);
-var isNegativeZero = __webpack_require__(20804);
+var isFinite = __webpack_require__(3766);
+var isNaN = __webpack_require__(77044);
+var isNegativeZero = __webpack_require__(1908);
 
 var maxFiniteFloat16 = 65504; // 2**16 - 2**5
 
@@ -48981,18 +48981,18 @@ module.exports = function valueToFloat16Bytes(value, isLittleEndian) {
 
 /***/ }),
 
-/***/ 37182:
+/***/ 44558:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var $abs = __webpack_require__(68553);
-var $floor = __webpack_require__(70395);
-var $pow = __webpack_require__(6243);
+var $abs = __webpack_require__(55641);
+var $floor = __webpack_require__(96171);
+var $pow = __webpack_require__(56947);
 
-var isFinite = __webpack_require__(91334);
-var isNaN = __webpack_require__(93412);
-var isNegativeZero = __webpack_require__(20804);
+var isFinite = __webpack_require__(3766);
+var isNaN = __webpack_require__(77044);
+var isNegativeZero = __webpack_require__(1908);
 
 var maxFiniteFloat32 = 3.4028234663852886e+38; // roughly 2 ** 128 - 1
 
@@ -49055,27 +49055,27 @@ module.exports = function valueToFloat32Bytes(value, isLittleEndian) {
 
 /***/ }),
 
-/***/ 44983:
+/***/ 66951:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
+var GetIntrinsic = __webpack_require__(60470);
 
 var $parseInt = GetIntrinsic('%parseInt%');
-var $abs = __webpack_require__(68553);
-var $floor = __webpack_require__(70395);
-var isFinite = __webpack_require__(91334);
-var isNegativeZero = __webpack_require__(20804);
+var $abs = __webpack_require__(55641);
+var $floor = __webpack_require__(96171);
+var isFinite = __webpack_require__(3766);
+var isNegativeZero = __webpack_require__(1908);
 
-var callBound = __webpack_require__(36529);
+var callBound = __webpack_require__(23105);
 
 var $strIndexOf = callBound('String.prototype.indexOf');
 var $strSlice = callBound('String.prototype.slice');
 
-var fractionToBitString = __webpack_require__(79589);
-var intToBinString = __webpack_require__(25684);
-var isNaN = __webpack_require__(74773);
+var fractionToBitString = __webpack_require__(62293);
+var intToBinString = __webpack_require__(21924);
+var isNaN = __webpack_require__(92805);
 
 var float64bias = 1023;
 
@@ -49147,17 +49147,17 @@ module.exports = function valueToFloat64Bytes(value, isLittleEndian) {
 
 /***/ }),
 
-/***/ 16645:
+/***/ 72981:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Glob = void 0;
-const minimatch_1 = __webpack_require__(5019);
+const minimatch_1 = __webpack_require__(46507);
 const node_url_1 = __webpack_require__(73136);
-const path_scurry_1 = __webpack_require__(46257);
-const pattern_js_1 = __webpack_require__(73813);
-const walker_js_1 = __webpack_require__(25541);
+const path_scurry_1 = __webpack_require__(38958);
+const pattern_js_1 = __webpack_require__(47813);
+const walker_js_1 = __webpack_require__(11157);
 // if no process global, just call it linux.
 // so we default to case-sensitive, / separators
 const defaultPlatform = (typeof process === 'object' &&
@@ -49400,13 +49400,13 @@ exports.Glob = Glob;
 
 /***/ }),
 
-/***/ 92605:
+/***/ 45197:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.hasMagic = void 0;
-const minimatch_1 = __webpack_require__(5019);
+const minimatch_1 = __webpack_require__(46507);
 /**
  * Return true if the patterns provided contain any magic glob characters,
  * given the options provided.
@@ -49433,7 +49433,7 @@ exports.hasMagic = hasMagic;
 
 /***/ }),
 
-/***/ 54965:
+/***/ 5637:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -49443,8 +49443,8 @@ exports.hasMagic = hasMagic;
 // Ignores are always parsed in dot:true mode
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Ignore = void 0;
-const minimatch_1 = __webpack_require__(5019);
-const pattern_js_1 = __webpack_require__(73813);
+const minimatch_1 = __webpack_require__(46507);
+const pattern_js_1 = __webpack_require__(47813);
 const defaultPlatform = (typeof process === 'object' &&
     process &&
     typeof process.platform === 'string') ?
@@ -49558,7 +49558,7 @@ exports.Ignore = Ignore;
 
 /***/ }),
 
-/***/ 6531:
+/***/ 21363:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -49569,17 +49569,17 @@ exports.globStream = globStream;
 exports.globSync = globSync;
 exports.globIterateSync = globIterateSync;
 exports.globIterate = globIterate;
-const minimatch_1 = __webpack_require__(5019);
-const glob_js_1 = __webpack_require__(16645);
-const has_magic_js_1 = __webpack_require__(92605);
-var minimatch_2 = __webpack_require__(5019);
+const minimatch_1 = __webpack_require__(46507);
+const glob_js_1 = __webpack_require__(72981);
+const has_magic_js_1 = __webpack_require__(45197);
+var minimatch_2 = __webpack_require__(46507);
 Object.defineProperty(exports, "escape", ({ enumerable: true, get: function () { return minimatch_2.escape; } }));
 Object.defineProperty(exports, "unescape", ({ enumerable: true, get: function () { return minimatch_2.unescape; } }));
-var glob_js_2 = __webpack_require__(16645);
+var glob_js_2 = __webpack_require__(72981);
 Object.defineProperty(exports, "Glob", ({ enumerable: true, get: function () { return glob_js_2.Glob; } }));
-var has_magic_js_2 = __webpack_require__(92605);
+var has_magic_js_2 = __webpack_require__(45197);
 Object.defineProperty(exports, "hasMagic", ({ enumerable: true, get: function () { return has_magic_js_2.hasMagic; } }));
-var ignore_js_1 = __webpack_require__(54965);
+var ignore_js_1 = __webpack_require__(5637);
 Object.defineProperty(exports, "Ignore", ({ enumerable: true, get: function () { return ignore_js_1.Ignore; } }));
 function globStreamSync(pattern, options = {}) {
     return new glob_js_1.Glob(pattern, options).streamSync();
@@ -49632,14 +49632,14 @@ exports.glob.glob = exports.glob;
 
 /***/ }),
 
-/***/ 73813:
+/***/ 47813:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 // this is just a very light wrapper around 2 arrays with an offset index
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Pattern = void 0;
-const minimatch_1 = __webpack_require__(5019);
+const minimatch_1 = __webpack_require__(46507);
 const isPatternList = (pl) => pl.length >= 1;
 const isGlobList = (gl) => gl.length >= 1;
 /**
@@ -49857,14 +49857,14 @@ exports.Pattern = Pattern;
 
 /***/ }),
 
-/***/ 93219:
+/***/ 37843:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 // synchronous utility for filtering entries and calculating subwalks
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Processor = exports.SubWalks = exports.MatchRecord = exports.HasWalkedCache = void 0;
-const minimatch_1 = __webpack_require__(5019);
+const minimatch_1 = __webpack_require__(46507);
 /**
  * A cache of which patterns have been processed for a given Path
  */
@@ -50164,7 +50164,7 @@ exports.Processor = Processor;
 
 /***/ }),
 
-/***/ 25541:
+/***/ 11157:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -50176,9 +50176,9 @@ exports.GlobStream = exports.GlobWalker = exports.GlobUtil = void 0;
  *
  * @module
  */
-const minipass_1 = __webpack_require__(70515);
-const ignore_js_1 = __webpack_require__(54965);
-const processor_js_1 = __webpack_require__(93219);
+const minipass_1 = __webpack_require__(78275);
+const ignore_js_1 = __webpack_require__(5637);
+const processor_js_1 = __webpack_require__(37843);
 const makeIgnore = (ignore, opts) => typeof ignore === 'string' ? new ignore_js_1.Ignore([ignore], opts)
     : Array.isArray(ignore) ? new ignore_js_1.Ignore(ignore, opts)
         : ignore;
@@ -50557,7 +50557,7 @@ exports.GlobStream = GlobStream;
 
 /***/ }),
 
-/***/ 77613:
+/***/ 32477:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52109,7 +52109,7 @@ exports.LRUCache = LRUCache;
 
 /***/ }),
 
-/***/ 9609:
+/***/ 57305:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52129,7 +52129,7 @@ exports.assertValidPattern = assertValidPattern;
 
 /***/ }),
 
-/***/ 37675:
+/***/ 31803:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -52137,8 +52137,8 @@ exports.assertValidPattern = assertValidPattern;
 var _a;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.AST = void 0;
-const brace_expressions_js_1 = __webpack_require__(65954);
-const unescape_js_1 = __webpack_require__(13395);
+const brace_expressions_js_1 = __webpack_require__(11090);
+const unescape_js_1 = __webpack_require__(70851);
 const types = new Set(['!', '?', '+', '*', '@']);
 const isExtglobType = (c) => types.has(c);
 const isExtglobAST = (c) => isExtglobType(c.type);
@@ -52882,7 +52882,7 @@ _a = AST;
 
 /***/ }),
 
-/***/ 65954:
+/***/ 11090:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -53040,7 +53040,7 @@ exports.parseClass = parseClass;
 
 /***/ }),
 
-/***/ 65248:
+/***/ 10800:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -53068,7 +53068,7 @@ exports.escape = escape;
 
 /***/ }),
 
-/***/ 5019:
+/***/ 46507:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53077,11 +53077,11 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.unescape = exports.escape = exports.AST = exports.Minimatch = exports.match = exports.makeRe = exports.braceExpand = exports.defaults = exports.filter = exports.GLOBSTAR = exports.sep = exports.minimatch = void 0;
-const brace_expansion_1 = __importDefault(__webpack_require__(65363));
-const assert_valid_pattern_js_1 = __webpack_require__(9609);
-const ast_js_1 = __webpack_require__(37675);
-const escape_js_1 = __webpack_require__(65248);
-const unescape_js_1 = __webpack_require__(13395);
+const brace_expansion_1 = __importDefault(__webpack_require__(94691));
+const assert_valid_pattern_js_1 = __webpack_require__(57305);
+const ast_js_1 = __webpack_require__(31803);
+const escape_js_1 = __webpack_require__(10800);
+const unescape_js_1 = __webpack_require__(70851);
 const minimatch = (p, pattern, options = {}) => {
     (0, assert_valid_pattern_js_1.assertValidPattern)(pattern);
     // shortcut: comments match nothing.
@@ -54082,11 +54082,11 @@ class Minimatch {
 }
 exports.Minimatch = Minimatch;
 /* c8 ignore start */
-var ast_js_2 = __webpack_require__(37675);
+var ast_js_2 = __webpack_require__(31803);
 Object.defineProperty(exports, "AST", ({ enumerable: true, get: function () { return ast_js_2.AST; } }));
-var escape_js_2 = __webpack_require__(65248);
+var escape_js_2 = __webpack_require__(10800);
 Object.defineProperty(exports, "escape", ({ enumerable: true, get: function () { return escape_js_2.escape; } }));
-var unescape_js_2 = __webpack_require__(13395);
+var unescape_js_2 = __webpack_require__(70851);
 Object.defineProperty(exports, "unescape", ({ enumerable: true, get: function () { return unescape_js_2.unescape; } }));
 /* c8 ignore stop */
 exports.minimatch.AST = ast_js_1.AST;
@@ -54097,7 +54097,7 @@ exports.minimatch.unescape = unescape_js_1.unescape;
 
 /***/ }),
 
-/***/ 13395:
+/***/ 70851:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -54127,7 +54127,7 @@ exports.unescape = unescape;
 
 /***/ }),
 
-/***/ 70515:
+/***/ 78275:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55171,7 +55171,7 @@ exports.Minipass = Minipass;
 
 /***/ }),
 
-/***/ 46257:
+/***/ 38958:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55200,7 +55200,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.PathScurry = exports.Path = exports.PathScurryDarwin = exports.PathScurryPosix = exports.PathScurryWin32 = exports.PathScurryBase = exports.PathPosix = exports.PathWin32 = exports.PathBase = exports.ChildrenCache = exports.ResolveCache = void 0;
-const lru_cache_1 = __webpack_require__(77613);
+const lru_cache_1 = __webpack_require__(32477);
 const node_path_1 = __webpack_require__(76760);
 const node_url_1 = __webpack_require__(73136);
 const fs_1 = __webpack_require__(79896);
@@ -55209,7 +55209,7 @@ const realpathSync = fs_1.realpathSync.native;
 // TODO: test perf of fs/promises realpath vs realpathCB,
 // since the promises one uses realpath.native
 const promises_1 = __webpack_require__(51455);
-const minipass_1 = __webpack_require__(70515);
+const minipass_1 = __webpack_require__(78275);
 const defaultFS = {
     lstatSync: fs_1.lstatSync,
     readdir: fs_1.readdir,
@@ -57191,19 +57191,19 @@ exports.PathScurry = process.platform === 'win32' ? PathScurryWin32
 
 /***/ }),
 
-/***/ 51397:
+/***/ 35957:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var GetIntrinsic = __webpack_require__(86374);
-var IsCallable = __webpack_require__(52883);
-var isObject = __webpack_require__(47621);
-var whichBuiltinType = __webpack_require__(30626);
-var $TypeError = __webpack_require__(25714);
+var GetIntrinsic = __webpack_require__(60470);
+var IsCallable = __webpack_require__(57187);
+var isObject = __webpack_require__(46229);
+var whichBuiltinType = __webpack_require__(45330);
+var $TypeError = __webpack_require__(73314);
 
-var gPO = __webpack_require__(28031);
-var $Object = __webpack_require__(79703);
+var gPO = __webpack_require__(81967);
+var $Object = __webpack_require__(95399);
 
 module.exports = function getPrototypeOf(O) {
 	if (!isObject(O)) {
@@ -57238,14 +57238,14 @@ module.exports = function getPrototypeOf(O) {
 
 /***/ }),
 
-/***/ 15312:
+/***/ 31360:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var implementation = __webpack_require__(51397);
+var implementation = __webpack_require__(35957);
 
-var getProto = __webpack_require__(28031);
+var getProto = __webpack_require__(81967);
 
 module.exports = function getPolyfill() {
 	if (typeof Reflect === 'object' && Reflect && Reflect.getPrototypeOf) {
@@ -57259,7 +57259,7 @@ module.exports = function getPolyfill() {
 
 /***/ }),
 
-/***/ 2222:
+/***/ 9002:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // This file exists as a CommonJS module to read the version from package.json.
@@ -57267,13 +57267,13 @@ module.exports = function getPolyfill() {
 // ESLint rules and doesn't work reliably across all Node.js versions.
 // By keeping this as a .cjs file, we can use require() naturally and export
 // the version for the ESM modules to import.
-const packageJson = __webpack_require__(73104)
+const packageJson = __webpack_require__(2822)
 module.exports = { version: packageJson.version }
 
 
 /***/ }),
 
-/***/ 27204:
+/***/ 84928:
 /***/ ((module) => {
 
 
@@ -57586,7 +57586,7 @@ module.exports = index;
 
 /***/ }),
 
-/***/ 6205:
+/***/ 9645:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -57604,7 +57604,7 @@ __webpack_require__.d(__webpack_exports__, {
   "default": () => (/* binding */ artifact)
 });
 
-// NAMESPACE OBJECT: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/models/mappers.js
+// NAMESPACE OBJECT: ./node_modules/@azure/storage-blob/dist/esm/generated/src/models/mappers.js
 var mappers_namespaceObject = {};
 __webpack_require__.r(mappers_namespaceObject);
 __webpack_require__.d(mappers_namespaceObject, {
@@ -57789,11 +57789,11 @@ __webpack_require__.d(mappers_namespaceObject, {
   UserDelegationKey: () => (UserDelegationKey)
 });
 
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(94846);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __webpack_require__(33838);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __webpack_require__(70857);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/config.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/shared/config.js
 
 
 // Used for controlling the highWaterMark value of the zip that is being streamed
@@ -57881,9 +57881,9 @@ function getMaxArtifactListCount() {
 var external_fs_ = __webpack_require__(79896);
 // EXTERNAL MODULE: external "path"
 var external_path_ = __webpack_require__(16928);
-// EXTERNAL MODULE: ../main/node_modules/@protobuf-ts/runtime/build/commonjs/index.js
-var commonjs = __webpack_require__(4262);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/generated/google/protobuf/timestamp.js
+// EXTERNAL MODULE: ./node_modules/@protobuf-ts/runtime/build/commonjs/index.js
+var commonjs = __webpack_require__(68886);
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/generated/google/protobuf/timestamp.js
 
 
 
@@ -58017,7 +58017,7 @@ class Timestamp$Type extends commonjs.MessageType {
  */
 const Timestamp = new Timestamp$Type();
 //# sourceMappingURL=timestamp.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/generated/google/protobuf/wrappers.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/generated/google/protobuf/wrappers.js
 // @generated by protobuf-ts 2.9.1 with parameter long_type_string,client_none,generate_dependencies
 // @generated from protobuf file "google/protobuf/wrappers.proto" (package "google.protobuf", syntax proto3)
 // tslint:disable
@@ -58624,9 +58624,9 @@ class BytesValue$Type extends commonjs.MessageType {
  */
 const BytesValue = new BytesValue$Type();
 //# sourceMappingURL=wrappers.js.map
-// EXTERNAL MODULE: ../main/node_modules/@protobuf-ts/runtime-rpc/build/commonjs/index.js
-var build_commonjs = __webpack_require__(24980);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/generated/results/api/v1/artifact.js
+// EXTERNAL MODULE: ./node_modules/@protobuf-ts/runtime-rpc/build/commonjs/index.js
+var build_commonjs = __webpack_require__(44420);
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/generated/results/api/v1/artifact.js
 // @generated by protobuf-ts 2.9.1 with parameter long_type_string,client_none,generate_dependencies
 // @generated from protobuf file "results/api/v1/artifact.proto" (package "github.actions.results.api.v1", syntax proto3)
 // tslint:disable
@@ -59342,7 +59342,7 @@ const ArtifactService = new build_commonjs/* ServiceType */.C0("github.actions.r
     { name: "DeleteArtifact", options: {}, I: artifact_DeleteArtifactRequest, O: artifact_DeleteArtifactResponse }
 ]);
 //# sourceMappingURL=artifact.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/generated/results/api/v1/artifact.twirp-client.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/generated/results/api/v1/artifact.twirp-client.js
 
 class ArtifactServiceClientJSON {
     constructor(rpc) {
@@ -59438,13 +59438,13 @@ class ArtifactServiceClientProtobuf {
     }
 }
 //# sourceMappingURL=artifact.twirp-client.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/generated/index.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/generated/index.js
 
 
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/retention.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/retention.js
 
 
 function getExpiration(retentionDays) {
@@ -59472,7 +59472,7 @@ function getRetentionDays() {
     return days;
 }
 //# sourceMappingURL=retention.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/path-and-artifact-name-validation.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/path-and-artifact-name-validation.js
 
 /**
  * Invalid characters that cannot be in the artifact name or an uploaded file. Will be rejected
@@ -59535,13 +59535,13 @@ The following characters are not allowed in files that are uploaded due to limit
     }
 }
 //# sourceMappingURL=path-and-artifact-name-validation.js.map
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __webpack_require__(15326);
-// EXTERNAL MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
-var auth = __webpack_require__(63873);
-// EXTERNAL MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/package-version.cjs
-var package_version = __webpack_require__(2222);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/user-agent.js
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __webpack_require__(44942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth = __webpack_require__(92145);
+// EXTERNAL MODULE: ./node_modules/@actions/artifact/lib/internal/shared/package-version.cjs
+var package_version = __webpack_require__(9002);
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/shared/user-agent.js
 
 /**
  * Ensure that this User Agent String is used in all HTTP calls so that we can monitor telemetry between different versions of this package
@@ -59550,7 +59550,7 @@ function getUserAgentString() {
     return `@actions/artifact-${package_version.version}`;
 }
 //# sourceMappingURL=user-agent.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/errors.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/shared/errors.js
 class FilesNotFoundError extends Error {
     constructor(files = []) {
         let message = 'No files were found to upload';
@@ -59612,7 +59612,7 @@ UsageError.isUsageErrorMessage = (msg) => {
     return msg.includes('insufficient usage');
 };
 //# sourceMappingURL=errors.js.map
-;// CONCATENATED MODULE: ../main/node_modules/jwt-decode/build/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/jwt-decode/build/esm/index.js
 class InvalidTokenError extends Error {
 }
 InvalidTokenError.prototype.name = "InvalidTokenError";
@@ -59671,7 +59671,7 @@ function jwtDecode(token, options) {
     }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/util.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/shared/util.js
 
 
 
@@ -59790,7 +59790,7 @@ function maskSecretUrls(body) {
     }
 }
 //# sourceMappingURL=util.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/shared/artifact-twirp-client.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/shared/artifact-twirp-client.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -59941,7 +59941,7 @@ function internalArtifactTwirpClient(options) {
     return new ArtifactServiceClientJSON(client);
 }
 //# sourceMappingURL=artifact-twirp-client.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/upload-zip-specification.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/upload-zip-specification.js
 
 
 
@@ -60030,7 +60030,7 @@ function getUploadZipSpecification(filesToZip, rootDirectory) {
     return specification;
 }
 //# sourceMappingURL=upload-zip-specification.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/abort-controller/AbortError.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/abort-controller/AbortError.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -60075,7 +60075,7 @@ var external_node_os_ = __webpack_require__(48161);
 var external_node_util_ = __webpack_require__(57975);
 // EXTERNAL MODULE: external "node:process"
 var external_node_process_ = __webpack_require__(1708);
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/logger/log.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/logger/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60085,7 +60085,7 @@ function log(message, ...args) {
     external_node_process_.stderr.write(`${external_node_util_.format(message, ...args)}${external_node_os_.EOL}`);
 }
 //# sourceMappingURL=log.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/env.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/env.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60134,7 +60134,7 @@ const isNodeRuntime = !isBun && !isDeno;
  */
 const isReactNative = false;
 //# sourceMappingURL=env.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/logger/debug.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/logger/debug.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60321,7 +60321,7 @@ function extend(namespace) {
 }
 /* harmony default export */ const debug = (debugObj);
 //# sourceMappingURL=debug.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/logger/logger.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/logger/logger.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60447,7 +60447,7 @@ function createClientLogger(namespace) {
     return context.createClientLogger(namespace);
 }
 //# sourceMappingURL=logger.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/httpHeaders.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/httpHeaders.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 function normalizeName(name) {
@@ -60547,7 +60547,7 @@ function httpHeaders_createHttpHeaders(rawHeaders) {
     return new HttpHeadersImpl(rawHeaders);
 }
 //# sourceMappingURL=httpHeaders.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/uuidUtils.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/uuidUtils.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -60559,7 +60559,7 @@ function randomUUID() {
     return crypto.randomUUID();
 }
 //# sourceMappingURL=uuidUtils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/pipelineRequest.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/pipelineRequest.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60615,7 +60615,7 @@ function pipelineRequest_createPipelineRequest(options) {
     return new PipelineRequestImpl(options);
 }
 //# sourceMappingURL=pipelineRequest.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/pipeline.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/pipeline.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const ValidPhaseNames = new Set(["Deserialize", "Serialize", "Retry", "Sign"]);
@@ -60878,7 +60878,7 @@ function pipeline_createEmptyPipeline() {
     return HttpPipeline.create();
 }
 //# sourceMappingURL=pipeline.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/object.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/object.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -60893,7 +60893,7 @@ function isObject(input) {
         !(input instanceof Date));
 }
 //# sourceMappingURL=object.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/error.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/error.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -60910,13 +60910,13 @@ function isError(e) {
     return false;
 }
 //# sourceMappingURL=error.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/inspect.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/inspect.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 const custom = external_node_util_.inspect.custom;
 //# sourceMappingURL=inspect.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/sanitizer.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/sanitizer.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61072,7 +61072,7 @@ class Sanitizer {
     }
 }
 //# sourceMappingURL=sanitizer.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/restError.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/restError.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61170,13 +61170,13 @@ var external_node_https_ = __webpack_require__(44708);
 var external_node_zlib_ = __webpack_require__(38522);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/log.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 const log_logger = createClientLogger("ts-http-runtime");
 //# sourceMappingURL=log.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/nodeHttpClient.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/nodeHttpClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61526,7 +61526,7 @@ function createNodeHttpClient() {
     return new NodeHttpClient();
 }
 //# sourceMappingURL=nodeHttpClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/defaultHttpClient.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/defaultHttpClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61537,7 +61537,7 @@ function defaultHttpClient_createDefaultHttpClient() {
     return createNodeHttpClient();
 }
 //# sourceMappingURL=defaultHttpClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/logPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/logPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61571,7 +61571,7 @@ function logPolicy_logPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=logPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/userAgentPlatform.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/userAgentPlatform.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61600,7 +61600,7 @@ async function userAgentPlatform_setPlatformSpecificData(map) {
     }
 }
 //# sourceMappingURL=userAgentPlatform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/userAgent.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/userAgent.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61632,7 +61632,7 @@ async function userAgent_getUserAgentValue(prefix) {
     return userAgentValue;
 }
 //# sourceMappingURL=userAgent.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/userAgentPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/userAgentPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61659,7 +61659,7 @@ function userAgentPolicy_userAgentPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=userAgentPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/random.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/random.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -61681,7 +61681,7 @@ function random_getRandomIntegerInclusive(min, max) {
     return offset + min;
 }
 //# sourceMappingURL=random.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/delay.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/delay.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61702,7 +61702,7 @@ function calculateRetryDelay(retryAttempt, config) {
     return { retryAfterInMs };
 }
 //# sourceMappingURL=delay.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/helpers.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/helpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61761,7 +61761,7 @@ function parseHeaderValueAsNumber(response, headerName) {
     return valueAsNum;
 }
 //# sourceMappingURL=helpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/retryStrategies/throttlingRetryStrategy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/retryStrategies/throttlingRetryStrategy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61836,7 +61836,7 @@ function throttlingRetryStrategy_throttlingRetryStrategy() {
     };
 }
 //# sourceMappingURL=throttlingRetryStrategy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/retryStrategies/exponentialRetryStrategy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/retryStrategies/exponentialRetryStrategy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -61900,13 +61900,13 @@ function isSystemError(err) {
         err.code === "ENOTFOUND");
 }
 //# sourceMappingURL=exponentialRetryStrategy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/constants.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/constants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const constants_SDK_VERSION = "0.3.6";
 const constants_DEFAULT_RETRY_POLICY_COUNT = 3;
 //# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/retryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/retryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62012,7 +62012,7 @@ function retryPolicy_retryPolicy(strategies, options = { maxRetries: constants_D
     };
 }
 //# sourceMappingURL=retryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/defaultRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/defaultRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62038,7 +62038,7 @@ function defaultRetryPolicy_defaultRetryPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=defaultRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/bytesEncoding.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/bytesEncoding.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -62060,7 +62060,7 @@ function bytesEncoding_stringToUint8Array(value, format) {
     return Buffer.from(value, format);
 }
 //# sourceMappingURL=bytesEncoding.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/formData.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/formData.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -62087,7 +62087,7 @@ function convertBodyToFormDataMap(body) {
     return undefined;
 }
 //# sourceMappingURL=formData.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/formDataPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/formDataPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62177,11 +62177,11 @@ async function prepareFormData(formData, request) {
     request.multipartBody = { parts };
 }
 //# sourceMappingURL=formDataPolicy.js.map
-// EXTERNAL MODULE: ../main/node_modules/https-proxy-agent/dist/index.js
-var dist = __webpack_require__(94245);
-// EXTERNAL MODULE: ../main/node_modules/http-proxy-agent/dist/index.js
-var http_proxy_agent_dist = __webpack_require__(31778);
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/proxyPolicy.js
+// EXTERNAL MODULE: ./node_modules/https-proxy-agent/dist/index.js
+var dist = __webpack_require__(3669);
+// EXTERNAL MODULE: ./node_modules/http-proxy-agent/dist/index.js
+var http_proxy_agent_dist = __webpack_require__(81970);
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/proxyPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62371,7 +62371,7 @@ function proxyPolicy_proxyPolicy(proxySettings, options) {
     };
 }
 //# sourceMappingURL=proxyPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/redirectPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/redirectPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62433,7 +62433,7 @@ async function handleRedirect(next, response, maxRetries, allowCrossOriginRedire
     return response;
 }
 //# sourceMappingURL=redirectPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/platformPolicies.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/platformPolicies.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62466,7 +62466,7 @@ function platformPolicies_addPlatformPolicies(pipeline, options) {
 //# sourceMappingURL=platformPolicies.js.map
 // EXTERNAL MODULE: external "stream"
 var external_stream_ = __webpack_require__(2203);
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/typeGuards-node.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/typeGuards-node.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62487,7 +62487,7 @@ function typeGuards_node_isWebReadableStream(x) {
     return x instanceof ReadableStream;
 }
 //# sourceMappingURL=typeGuards-node.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/typeGuards.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/typeGuards.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62506,7 +62506,7 @@ function typeGuards_isBlob(x) {
     return x instanceof Blob;
 }
 //# sourceMappingURL=typeGuards.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/concat.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/concat.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62576,7 +62576,7 @@ async function concat(sources) {
     };
 }
 //# sourceMappingURL=concat.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/multipartPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/multipartPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62692,7 +62692,7 @@ function multipartPolicy_multipartPolicy() {
     };
 }
 //# sourceMappingURL=multipartPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/createPipelineFromOptions.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/createPipelineFromOptions.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62720,7 +62720,7 @@ function createPipelineFromOptions_createPipelineFromOptions(options) {
     return pipeline;
 }
 //# sourceMappingURL=createPipelineFromOptions.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/checkInsecureConnection.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/checkInsecureConnection.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62772,7 +62772,7 @@ function checkInsecureConnection_ensureSecureConnection(request, options) {
     }
 }
 //# sourceMappingURL=checkInsecureConnection.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/apiKeyAuthenticationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/apiKeyAuthenticationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62803,7 +62803,7 @@ function apiKeyAuthenticationPolicy_apiKeyAuthenticationPolicy(options) {
     };
 }
 //# sourceMappingURL=apiKeyAuthenticationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/basicAuthenticationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/basicAuthenticationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62834,7 +62834,7 @@ function basicAuthenticationPolicy_basicAuthenticationPolicy(options) {
     };
 }
 //# sourceMappingURL=basicAuthenticationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/bearerAuthenticationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/bearerAuthenticationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62865,7 +62865,7 @@ function bearerAuthenticationPolicy_bearerAuthenticationPolicy(options) {
     };
 }
 //# sourceMappingURL=bearerAuthenticationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/oauth2AuthenticationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/auth/oauth2AuthenticationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62896,7 +62896,7 @@ function oauth2AuthenticationPolicy_oauth2AuthenticationPolicy(options) {
     };
 }
 //# sourceMappingURL=oauth2AuthenticationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/client/clientHelpers.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/client/clientHelpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -62938,7 +62938,7 @@ function clientHelpers_getCachedDefaultHttpsClient() {
     return cachedHttpClient;
 }
 //# sourceMappingURL=clientHelpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/client/multipart.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/client/multipart.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63059,7 +63059,7 @@ function multipart_buildMultipartBody(parts) {
     return { parts: parts.map(buildBodyPart) };
 }
 //# sourceMappingURL=multipart.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/client/sendRequest.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/client/sendRequest.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63257,7 +63257,7 @@ function createParseError(response, err) {
     });
 }
 //# sourceMappingURL=sendRequest.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/client/getClient.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/client/getClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63344,7 +63344,7 @@ function buildOperation(method, url, pipeline, options, allowInsecureConnection,
     };
 }
 //# sourceMappingURL=getClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/client/restError.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/client/restError.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63375,7 +63375,7 @@ function statusCodeToNumber(statusCode) {
     return Number.isNaN(status) ? undefined : status;
 }
 //# sourceMappingURL=restError.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63390,7 +63390,7 @@ function statusCodeToNumber(statusCode) {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/pipeline.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/pipeline.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63402,12 +63402,12 @@ function esm_pipeline_createEmptyPipeline() {
     return pipeline_createEmptyPipeline();
 }
 //# sourceMappingURL=pipeline.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/logger/internal.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/logger/internal.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 //# sourceMappingURL=internal.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/logger/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/logger/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63448,13 +63448,13 @@ function esm_createClientLogger(namespace) {
     return esm_context.createClientLogger(namespace);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/log.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 const esm_log_logger = esm_createClientLogger("core-rest-pipeline");
 //# sourceMappingURL=log.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/agentPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/agentPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -63477,7 +63477,7 @@ function agentPolicy_agentPolicy(agent) {
     };
 }
 //# sourceMappingURL=agentPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/decompressResponsePolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/decompressResponsePolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -63501,7 +63501,7 @@ function decompressResponsePolicy_decompressResponsePolicy() {
     };
 }
 //# sourceMappingURL=decompressResponsePolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/exponentialRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/exponentialRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63526,7 +63526,7 @@ function exponentialRetryPolicy(options = {}) {
     });
 }
 //# sourceMappingURL=exponentialRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/systemErrorRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/systemErrorRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63556,7 +63556,7 @@ function systemErrorRetryPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=systemErrorRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/throttlingRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/throttlingRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63585,7 +63585,7 @@ function throttlingRetryPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=throttlingRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/tlsPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/tlsPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -63608,7 +63608,7 @@ function tlsPolicy_tlsPolicy(tlsSettings) {
     };
 }
 //# sourceMappingURL=tlsPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/policies/internal.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/policies/internal.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63626,7 +63626,7 @@ function tlsPolicy_tlsPolicy(tlsSettings) {
 
 
 //# sourceMappingURL=internal.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/logPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/logPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63646,7 +63646,7 @@ function policies_logPolicy_logPolicy(options = {}) {
     });
 }
 //# sourceMappingURL=logPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/redirectPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/redirectPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63664,7 +63664,7 @@ function policies_redirectPolicy_redirectPolicy(options = {}) {
     return redirectPolicy_redirectPolicy(options);
 }
 //# sourceMappingURL=redirectPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/userAgentPlatform.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/userAgentPlatform.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63693,13 +63693,13 @@ async function util_userAgentPlatform_setPlatformSpecificData(map) {
     }
 }
 //# sourceMappingURL=userAgentPlatform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/constants.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/constants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const esm_constants_SDK_VERSION = "1.24.0";
 const esm_constants_DEFAULT_RETRY_POLICY_COUNT = 3;
 //# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/userAgent.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/userAgent.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63730,7 +63730,7 @@ async function util_userAgent_getUserAgentValue(prefix) {
     return userAgentValue;
 }
 //# sourceMappingURL=userAgent.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/userAgentPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/userAgentPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63757,7 +63757,7 @@ function policies_userAgentPolicy_userAgentPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=userAgentPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/createFile.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/createFile.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63777,7 +63777,7 @@ function createFile(content, name, options = {}) {
     return createRawFile(content, name, options);
 }
 //# sourceMappingURL=createFile.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/file.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/file.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 function file_isNodeReadableStream(x) {
@@ -63903,7 +63903,7 @@ function toArrayBuffer(source) {
     return source.map((x) => x);
 }
 //# sourceMappingURL=file.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/multipartPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/multipartPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63932,7 +63932,7 @@ function policies_multipartPolicy_multipartPolicy() {
     };
 }
 //# sourceMappingURL=multipartPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/decompressResponsePolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/decompressResponsePolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63948,7 +63948,7 @@ function policies_decompressResponsePolicy_decompressResponsePolicy() {
     return decompressResponsePolicy_decompressResponsePolicy();
 }
 //# sourceMappingURL=decompressResponsePolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/defaultRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/defaultRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63966,7 +63966,7 @@ function policies_defaultRetryPolicy_defaultRetryPolicy(options = {}) {
     return defaultRetryPolicy_defaultRetryPolicy(options);
 }
 //# sourceMappingURL=defaultRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/formDataPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/formDataPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -63983,7 +63983,7 @@ function policies_formDataPolicy_formDataPolicy() {
 //# sourceMappingURL=formDataPolicy.js.map
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/sha256.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/sha256.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64006,7 +64006,7 @@ async function computeSha256Hash(content, encoding) {
     return createHash("sha256").update(content).digest(encoding);
 }
 //# sourceMappingURL=sha256.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@typespec/ts-http-runtime/dist/esm/util/internal.js
+;// CONCATENATED MODULE: ./node_modules/@typespec/ts-http-runtime/dist/esm/util/internal.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64019,7 +64019,7 @@ async function computeSha256Hash(content, encoding) {
 
 
 //# sourceMappingURL=internal.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/abort-controller/dist/esm/AbortError.js
+;// CONCATENATED MODULE: ./node_modules/@azure/abort-controller/dist/esm/AbortError.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 /**
@@ -64047,12 +64047,12 @@ class AbortError_AbortError extends Error {
     }
 }
 //# sourceMappingURL=AbortError.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/abort-controller/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/abort-controller/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-util/dist/esm/createAbortablePromise.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-util/dist/esm/createAbortablePromise.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64095,7 +64095,7 @@ function createAbortablePromise(buildPromise, options) {
     });
 }
 //# sourceMappingURL=createAbortablePromise.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-util/dist/esm/delay.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-util/dist/esm/delay.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64135,7 +64135,7 @@ function delay_calculateRetryDelay(retryAttempt, config) {
     return { retryAfterInMs };
 }
 //# sourceMappingURL=delay.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-util/dist/esm/error.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-util/dist/esm/error.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64166,7 +64166,7 @@ function getErrorMessage(e) {
     }
 }
 //# sourceMappingURL=error.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-util/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-util/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64298,7 +64298,7 @@ function esm_stringToUint8Array(value, format) {
     return bytesEncoding_stringToUint8Array(value, format);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/proxyPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/proxyPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64327,7 +64327,7 @@ function policies_proxyPolicy_proxyPolicy(proxySettings, options) {
     return proxyPolicy_proxyPolicy(proxySettings, options);
 }
 //# sourceMappingURL=proxyPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/setClientRequestIdPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/setClientRequestIdPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -64352,7 +64352,7 @@ function setClientRequestIdPolicy(requestIdHeaderName = "x-ms-client-request-id"
     };
 }
 //# sourceMappingURL=setClientRequestIdPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/agentPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/agentPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64367,7 +64367,7 @@ function policies_agentPolicy_agentPolicy(agent) {
     return agentPolicy_agentPolicy(agent);
 }
 //# sourceMappingURL=agentPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/tlsPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/tlsPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64382,7 +64382,7 @@ function policies_tlsPolicy_tlsPolicy(tlsSettings) {
     return tlsPolicy_tlsPolicy(tlsSettings);
 }
 //# sourceMappingURL=tlsPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-tracing/dist/esm/tracingContext.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-tracing/dist/esm/tracingContext.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /** @internal */
@@ -64431,9 +64431,9 @@ class TracingContextImpl {
     }
 }
 //# sourceMappingURL=tracingContext.js.map
-// EXTERNAL MODULE: ../main/node_modules/@azure/core-tracing/dist/commonjs/state.js
-var commonjs_state = __webpack_require__(44242);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-tracing/dist/esm/state.js
+// EXTERNAL MODULE: ./node_modules/@azure/core-tracing/dist/commonjs/state.js
+var commonjs_state = __webpack_require__(38914);
+;// CONCATENATED MODULE: ./node_modules/@azure/core-tracing/dist/esm/state.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 // @ts-expect-error The recommended approach to sharing module state between ESM and CJS.
@@ -64444,7 +64444,7 @@ var commonjs_state = __webpack_require__(44242);
  */
 const state_state = commonjs_state/* state */.w;
 //# sourceMappingURL=state.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-tracing/dist/esm/instrumenter.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-tracing/dist/esm/instrumenter.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64508,7 +64508,7 @@ function getInstrumenter() {
     return state_state.instrumenterImplementation;
 }
 //# sourceMappingURL=instrumenter.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-tracing/dist/esm/tracingClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-tracing/dist/esm/tracingClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64587,13 +64587,13 @@ function createTracingClient(options) {
     };
 }
 //# sourceMappingURL=tracingClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-tracing/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-tracing/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/restError.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/restError.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64610,7 +64610,7 @@ function esm_restError_isRestError(e) {
     return restError_isRestError(e);
 }
 //# sourceMappingURL=restError.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/tracingPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/tracingPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64742,7 +64742,7 @@ function tryProcessResponse(span, response) {
     }
 }
 //# sourceMappingURL=tracingPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/wrapAbortSignal.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/wrapAbortSignal.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -64776,7 +64776,7 @@ function wrapAbortSignalLike(abortSignalLike) {
     return { abortSignal: controller.signal, cleanup };
 }
 //# sourceMappingURL=wrapAbortSignal.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/wrapAbortSignalLikePolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/wrapAbortSignalLikePolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64806,7 +64806,7 @@ function wrapAbortSignalLikePolicy() {
     };
 }
 //# sourceMappingURL=wrapAbortSignalLikePolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/createPipelineFromOptions.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/createPipelineFromOptions.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64861,7 +64861,7 @@ function esm_createPipelineFromOptions_createPipelineFromOptions(options) {
     return pipeline;
 }
 //# sourceMappingURL=createPipelineFromOptions.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/defaultHttpClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/defaultHttpClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64889,7 +64889,7 @@ function esm_defaultHttpClient_createDefaultHttpClient() {
     };
 }
 //# sourceMappingURL=defaultHttpClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/httpHeaders.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/httpHeaders.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64901,7 +64901,7 @@ function esm_httpHeaders_createHttpHeaders(rawHeaders) {
     return httpHeaders_createHttpHeaders(rawHeaders);
 }
 //# sourceMappingURL=httpHeaders.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/pipelineRequest.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/pipelineRequest.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64917,7 +64917,7 @@ function esm_pipelineRequest_createPipelineRequest(options) {
     return pipelineRequest_createPipelineRequest(options);
 }
 //# sourceMappingURL=pipelineRequest.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/exponentialRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/exponentialRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64933,7 +64933,7 @@ function exponentialRetryPolicy_exponentialRetryPolicy(options = {}) {
     return tspExponentialRetryPolicy(options);
 }
 //# sourceMappingURL=exponentialRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/systemErrorRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/systemErrorRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64951,7 +64951,7 @@ function systemErrorRetryPolicy_systemErrorRetryPolicy(options = {}) {
     return tspSystemErrorRetryPolicy(options);
 }
 //# sourceMappingURL=systemErrorRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/throttlingRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/throttlingRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64973,7 +64973,7 @@ function throttlingRetryPolicy_throttlingRetryPolicy(options = {}) {
     return tspThrottlingRetryPolicy(options);
 }
 //# sourceMappingURL=throttlingRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/retryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/retryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -64993,7 +64993,7 @@ function policies_retryPolicy_retryPolicy(strategies, options = { maxRetries: DE
     });
 }
 //# sourceMappingURL=retryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/util/tokenCycler.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/util/tokenCycler.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65160,7 +65160,7 @@ function tokenCycler_createTokenCycler(credential, tokenCyclerOptions) {
     };
 }
 //# sourceMappingURL=tokenCycler.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/bearerTokenAuthenticationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/bearerTokenAuthenticationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65396,7 +65396,7 @@ function getCaeChallengeClaims(challenges) {
     return parsedChallenges.find((x) => x.scheme === "Bearer" && x.params.claims && x.params.error === "insufficient_claims")?.params.claims;
 }
 //# sourceMappingURL=bearerTokenAuthenticationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/policies/auxiliaryAuthenticationHeaderPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/policies/auxiliaryAuthenticationHeaderPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65459,7 +65459,7 @@ function auxiliaryAuthenticationHeaderPolicy(options) {
     };
 }
 //# sourceMappingURL=auxiliaryAuthenticationHeaderPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-rest-pipeline/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-rest-pipeline/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65489,7 +65489,7 @@ function auxiliaryAuthenticationHeaderPolicy(options) {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-auth/dist/esm/keyCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-auth/dist/esm/keyCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65502,7 +65502,7 @@ function isKeyCredential(credential) {
     return isObjectWithProperties(credential, ["key"]) && typeof credential.key === "string";
 }
 //# sourceMappingURL=keyCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-auth/dist/esm/azureNamedKeyCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-auth/dist/esm/azureNamedKeyCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65567,7 +65567,7 @@ function isNamedKeyCredential(credential) {
         typeof credential.name === "string");
 }
 //# sourceMappingURL=azureNamedKeyCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-auth/dist/esm/azureSASCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-auth/dist/esm/azureSASCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65619,7 +65619,7 @@ function isSASCredential(credential) {
     return (isObjectWithProperties(credential, ["signature"]) && typeof credential.signature === "string");
 }
 //# sourceMappingURL=azureSASCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-auth/dist/esm/tokenCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-auth/dist/esm/tokenCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -65655,14 +65655,14 @@ function isTokenCredential(credential) {
         (castCredential.signRequest === undefined || castCredential.getToken.length > 0));
 }
 //# sourceMappingURL=tokenCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-auth/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-auth/dist/esm/index.js
 
 
 
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/policies/disableKeepAlivePolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/policies/disableKeepAlivePolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const disableKeepAlivePolicyName = "DisableKeepAlivePolicy";
@@ -65682,7 +65682,7 @@ function pipelineContainsDisableKeepAlivePolicy(pipeline) {
     return pipeline.getOrderedPolicies().some((policy) => policy.name === disableKeepAlivePolicyName);
 }
 //# sourceMappingURL=disableKeepAlivePolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/base64.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/base64.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -65719,7 +65719,7 @@ function base64_decodeStringToString(value) {
     return uint8ArrayToString(stringToUint8Array(value, "base64"), "utf-8");
 }
 //# sourceMappingURL=base64.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/interfaces.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/interfaces.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -65731,7 +65731,7 @@ const XML_ATTRKEY = "$";
  */
 const XML_CHARKEY = "_";
 //# sourceMappingURL=interfaces.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/utils.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/utils.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -65860,7 +65860,7 @@ function flattenResponse(fullResponse, responseSpec) {
     });
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/serializer.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/serializer.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -66803,9 +66803,9 @@ const MapperTypeNames = {
     UnixTime: "UnixTime",
 };
 //# sourceMappingURL=serializer.js.map
-// EXTERNAL MODULE: ../main/node_modules/@azure/core-client/dist/commonjs/state-cjs.js
-var state_cjs = __webpack_require__(28766);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/state.js
+// EXTERNAL MODULE: ./node_modules/@azure/core-client/dist/commonjs/state-cjs.js
+var state_cjs = __webpack_require__(70030);
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/state.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 // @ts-expect-error The recommended approach to sharing module state between ESM and CJS.
@@ -66816,7 +66816,7 @@ var state_cjs = __webpack_require__(28766);
  */
 const esm_state_state = state_cjs/* state */.w;
 //# sourceMappingURL=state.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/operationHelpers.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/operationHelpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -66915,7 +66915,7 @@ function getOperationRequestInfo(request) {
     return info;
 }
 //# sourceMappingURL=operationHelpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/deserializationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/deserializationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67146,7 +67146,7 @@ async function parse(jsonContentTypes, xmlContentTypes, operationResponse, opts,
     return operationResponse;
 }
 //# sourceMappingURL=deserializationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/interfaceHelpers.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/interfaceHelpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67185,7 +67185,7 @@ function getPathStringFromParameter(parameter) {
     return result;
 }
 //# sourceMappingURL=interfaceHelpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/serializationPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/serializationPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67337,7 +67337,7 @@ function prepareXMLRootList(obj, elementName, xmlNamespaceKey, xmlNamespace) {
     return result;
 }
 //# sourceMappingURL=serializationPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/pipeline.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/pipeline.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67364,7 +67364,7 @@ function createClientPipeline(options = {}) {
     return pipeline;
 }
 //# sourceMappingURL=pipeline.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/httpClientCache.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/httpClientCache.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67376,7 +67376,7 @@ function getCachedDefaultHttpClient() {
     return httpClientCache_cachedHttpClient;
 }
 //# sourceMappingURL=httpClientCache.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/urlHelpers.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/urlHelpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67611,13 +67611,13 @@ function appendQueryParams(url, queryParams, sequenceParams, noOverwrite = false
     return parsedUrl.toString();
 }
 //# sourceMappingURL=urlHelpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/log.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 const dist_esm_log_logger = esm_createClientLogger("core-client");
 //# sourceMappingURL=log.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/serviceClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/serviceClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67790,7 +67790,7 @@ function getCredentialScopes(options) {
     return undefined;
 }
 //# sourceMappingURL=serviceClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/authorizeRequestOnClaimChallenge.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/authorizeRequestOnClaimChallenge.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67863,7 +67863,7 @@ async function authorizeRequestOnClaimChallenge(onChallengeOptions) {
     return true;
 }
 //# sourceMappingURL=authorizeRequestOnClaimChallenge.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/authorizeRequestOnTenantChallenge.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/authorizeRequestOnTenantChallenge.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -67979,7 +67979,7 @@ function requestToOptions(request) {
     };
 }
 //# sourceMappingURL=authorizeRequestOnTenantChallenge.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-client/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-client/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -67991,7 +67991,7 @@ function requestToOptions(request) {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/util.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/util.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -68254,7 +68254,7 @@ class HttpHeaders {
     }
 }
 //# sourceMappingURL=util.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/response.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/response.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -68322,7 +68322,7 @@ function response_toPipelineResponse(compatResponse) {
     }
 }
 //# sourceMappingURL=response.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/extendedClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/extendedClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -68375,7 +68375,7 @@ class ExtendedServiceClient extends ServiceClient {
     }
 }
 //# sourceMappingURL=extendedClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/policies/requestPolicyFactoryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/policies/requestPolicyFactoryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -68427,7 +68427,7 @@ function createRequestPolicyFactoryPolicy(factories) {
     };
 }
 //# sourceMappingURL=requestPolicyFactoryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/httpClientAdapter.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/httpClientAdapter.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -68446,7 +68446,7 @@ function convertHttpClient(requestPolicyClient) {
     };
 }
 //# sourceMappingURL=httpClientAdapter.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-http-compat/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-http-compat/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -68461,7 +68461,7 @@ function convertHttpClient(requestPolicyClient) {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/path-expression-matcher/src/Expression.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Expression.js
 /**
  * Expression - Parses and stores a tag pattern expression
  * 
@@ -68694,7 +68694,7 @@ class Expression {
     return this.pattern;
   }
 }
-;// CONCATENATED MODULE: ../main/node_modules/path-expression-matcher/src/Matcher.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Matcher.js
 
 
 /**
@@ -69359,7 +69359,7 @@ class Matcher {
   }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-builder/src/util.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-builder/src/util.js
 
 
 // String(val)/val.toString() drop the sign of -0 (e.g. String(-0) === '0'), silently
@@ -69414,7 +69414,7 @@ function resolveName(name, isAttribute, options, matcher, validator) {
   }
   return isPI ? '?' + result : result;
 }
-;// CONCATENATED MODULE: ../main/node_modules/xml-naming/src/index.js
+;// CONCATENATED MODULE: ./node_modules/xml-naming/src/index.js
 /**
  * xml-naming
  * Validates XML Name productions as defined in the XML 1.0 and 1.1 specifications.
@@ -69797,7 +69797,7 @@ const sanitize = (str, production = 'name', { replacement = '_', asciiOnly = fal
 
   return result || replacement;
 };
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-builder/src/orderedJs2Xml.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-builder/src/orderedJs2Xml.js
 
 
 
@@ -70143,7 +70143,7 @@ function replaceEntitiesValue(textValue, options) {
     }
     return textValue;
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-builder/src/ignoreAttributes.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-builder/src/ignoreAttributes.js
 function getIgnoreAttributesFn(ignoreAttributes) {
     if (typeof ignoreAttributes === 'function') {
         return ignoreAttributes
@@ -70162,7 +70162,7 @@ function getIgnoreAttributesFn(ignoreAttributes) {
     }
     return () => false
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-builder/src/fxb.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-builder/src/fxb.js
 
 //parse Empty Node as self closing node
 
@@ -70757,14 +70757,14 @@ function isAttribute(name /*, options*/) {
     return false;
   }
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlbuilder/json2xml.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlbuilder/json2xml.js
 // Re-export from fast-xml-builder for backward compatibility
 
 /* harmony default export */ const json2xml = (Builder);
 
 // If there are any named exports you also want to re-export:
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/util.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
 const nameStartChar = ':A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
@@ -70826,7 +70826,7 @@ const DANGEROUS_PROPERTY_NAMES = [
 ];
 
 const criticalProperties = ["__proto__", "constructor", "prototype"];
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/validator.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/validator.js
 
 
 
@@ -71344,7 +71344,7 @@ function getLineNumberForPosition(xmlData, index) {
 function getPositionFromMatch(match) {
   return match.startIndex + match[1].length;
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/fxp.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/fxp.js
 
 
 
@@ -71355,7 +71355,7 @@ const XMLValidator = {
   validate: validator_validate
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
 
 
 
@@ -71520,7 +71520,7 @@ const buildOptions = function (options) {
   //console.debug(built.processEntities)
   return built;
 };
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
 
 
 let METADATA_SYMBOL;
@@ -71576,7 +71576,7 @@ class XmlNode {
   }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
 
 
 class DocTypeReader {
@@ -72003,7 +72003,7 @@ function validateEntityName(name, xmlVersion) {
     else
         throw new Error(`Invalid entity name ${name}`);
 }
-;// CONCATENATED MODULE: ../main/node_modules/anynum/digitTable.js
+;// CONCATENATED MODULE: ./node_modules/anynum/digitTable.js
 /**
  * Flat lookup table: maps Unicode code point → ASCII digit (0-9).
  * Only decimal digit characters (Unicode category Nd) are included.
@@ -72121,7 +72121,7 @@ for (const zero of SCRIPT_ZEROS) {
 
 
 
-;// CONCATENATED MODULE: ../main/node_modules/anynum/anynum.js
+;// CONCATENATED MODULE: ./node_modules/anynum/anynum.js
 
 
 
@@ -72257,7 +72257,7 @@ function anynum(str) {
 
 
 /* harmony default export */ const anynum_anynum = (anynum);
-;// CONCATENATED MODULE: ../main/node_modules/strnum/strnum.js
+;// CONCATENATED MODULE: ./node_modules/strnum/strnum.js
 const hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
 const binRegex = /^0b[01]+$/;
 const octRegex = /^0o[0-7]+$/;
@@ -72435,7 +72435,7 @@ function handleInfinity(str, num, options) {
     }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/ignoreAttributes.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/ignoreAttributes.js
 function ignoreAttributes_getIgnoreAttributesFn(ignoreAttributes) {
     if (typeof ignoreAttributes === 'function') {
         return ignoreAttributes
@@ -72454,7 +72454,7 @@ function ignoreAttributes_getIgnoreAttributesFn(ignoreAttributes) {
     }
     return () => false
 }
-;// CONCATENATED MODULE: ../main/node_modules/path-expression-matcher/src/ExpressionSet.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/ExpressionSet.js
 /**
  * ExpressionSet - An indexed collection of Expressions for efficient bulk matching
  *
@@ -72681,7 +72681,7 @@ class ExpressionSet {
   }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/@nodable/entities/src/entities.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/entities.js
 // ---------------------------------------------------------------------------
 // Complete HTML5 named entity reference
 // Organized by logical categories for easy maintenance and selective importing
@@ -73821,7 +73821,7 @@ const COMMON_HTML = {
 // Note: NUMERIC_ENTITIES (&#NNN; / &#xHH;) are handled by the scanner directly
 // via String.fromCodePoint() without any map lookup.
 // ---------------------------------------------------------------------------
-;// CONCATENATED MODULE: ../main/node_modules/@nodable/entities/src/EntityDecoder.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/EntityDecoder.js
 // ---------------------------------------------------------------------------
 // Built-in named entity map  (name → replacement string)
 // No regex, no {regex,val} objects — just flat key/value pairs.
@@ -74466,7 +74466,7 @@ class EntityDecoder {
     return this._applyNCRAction(effective, token, cp);
   }
 }
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/sql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql.js
 /**
  * SQL context patterns — high-precision rules only.
  *
@@ -74563,7 +74563,7 @@ const SQL_PATTERNS = [
 
 /* harmony default export */ const sql = (SQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/sql-strict.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql-strict.js
 /**
  * SQL-STRICT context patterns.
  *
@@ -74612,7 +74612,7 @@ const SQL_STRICT_PATTERNS = [...sql, ...SQL_STRICT_EXTRA];
 
 /* harmony default export */ const sql_strict = (SQL_STRICT_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/util/decode-entities.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/util/decode-entities.js
 /**
  * Decode the HTML character references that matter for markup-context
  * detection.
@@ -74662,7 +74662,7 @@ function decodeEntities(input) {
   });
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/html.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/html.js
 /**
  * HTML context patterns.
  *
@@ -74766,7 +74766,7 @@ const HTML_PATTERNS = [
 
 /* harmony default export */ const html = (HTML_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/xml.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/xml.js
 /**
  * XML context patterns.
  *
@@ -74847,7 +74847,7 @@ const XML_PATTERNS = [
 
 /* harmony default export */ const xml = (XML_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/svg.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/svg.js
 /**
  * SVG context patterns.
  *
@@ -74930,7 +74930,7 @@ const SVG_PATTERNS = [
 
 /* harmony default export */ const svg = (SVG_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/shell.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/shell.js
 /**
  * SHELL context patterns.
  *
@@ -75037,7 +75037,7 @@ const SHELL_PATTERNS = [
 
 /* harmony default export */ const shell = (SHELL_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/redos.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/redos.js
 /**
  * REDOS context patterns.
  *
@@ -75099,7 +75099,7 @@ const REDOS_PATTERNS = [
 
 /* harmony default export */ const redos = (REDOS_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/nosql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/nosql.js
 /**
  * NOSQL context patterns.
  *
@@ -75215,7 +75215,7 @@ const NOSQL_PATTERNS = [
 
 /* harmony default export */ const nosql = (NOSQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/contexts/log.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/log.js
 /**
  * LOG context patterns.
  *
@@ -75315,7 +75315,7 @@ const LOG_PATTERNS = [
 
 /* harmony default export */ const contexts_log = (LOG_PATTERNS);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unsafe/src/index.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/index.js
 /**
  * is-unsafe v2
  *
@@ -75609,7 +75609,7 @@ function allUnsafe(value, context) {
 
 /* harmony default export */ const src = ((/* unused pure expression or super */ null && (isUnsafe)));
 
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
 
 ///@ts-check
 
@@ -76523,7 +76523,7 @@ function sanitizeName(name, options) {
   }
   return name;
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/node2json.js
 
 
 
@@ -76701,7 +76701,7 @@ function isLeafTag(obj, options) {
 
   return false;
 }
-;// CONCATENATED MODULE: ../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
 /* global Uint8Array */
 
 
@@ -76779,7 +76779,7 @@ class XMLParser {
         return XmlNode.getMetaDataSymbol();
     }
 }
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-xml/dist/esm/xml.common.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-xml/dist/esm/xml.common.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -76791,7 +76791,7 @@ const xml_common_XML_ATTRKEY = "$";
  */
 const xml_common_XML_CHARKEY = "_";
 //# sourceMappingURL=xml.common.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-xml/dist/esm/xml.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-xml/dist/esm/xml.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -76869,7 +76869,7 @@ async function parseXML(str, opts = {}) {
     return parsedXml;
 }
 //# sourceMappingURL=xml.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/log.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -76880,7 +76880,7 @@ const storage_blob_dist_esm_log_logger = esm_createClientLogger("storage-blob");
 //# sourceMappingURL=log.js.map
 // EXTERNAL MODULE: external "events"
 var external_events_ = __webpack_require__(24434);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/BuffersStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/BuffersStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -76980,7 +76980,7 @@ class BuffersStream extends external_node_stream_.Readable {
 //# sourceMappingURL=BuffersStream.js.map
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __webpack_require__(4573);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/PooledBuffer.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/PooledBuffer.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -77076,7 +77076,7 @@ class PooledBuffer {
     }
 }
 //# sourceMappingURL=PooledBuffer.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/BufferScheduler.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/BufferScheduler.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -77361,7 +77361,7 @@ var external_node_module_ = __webpack_require__(98995);
 var external_node_path_ = __webpack_require__(76760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(73136);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/crc64.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/crc64.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80319,7 +80319,7 @@ Crc64Hash.prototype['OnFinal'] = Crc64Hash.prototype.OnFinal = /** @suppress {un
 /* harmony default export */ const crc64 = (NativeCRC64);
 // ESM-EXPORT-END
 
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StorageCRC64Calculator.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StorageCRC64Calculator.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 // @ts-expect-error the crc64 js file is auto generated
@@ -80376,7 +80376,7 @@ class StorageCRC64Calculator {
     }
 }
 //# sourceMappingURL=StorageCRC64Calculator.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/streamHelpers.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/streamHelpers.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -80388,7 +80388,7 @@ function signalStreamEnd(pushData) {
     pushData(null);
 }
 //# sourceMappingURL=streamHelpers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StructuredMessageEncoding.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StructuredMessageEncoding.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80529,7 +80529,7 @@ class StructuredMessageEncoding {
     }
 }
 //# sourceMappingURL=StructuredMessageEncoding.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StructuredMessageEncodingStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StructuredMessageEncodingStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80710,7 +80710,7 @@ class StructuredMessageEncodingStream extends external_node_stream_.Readable {
     }
 }
 //# sourceMappingURL=StructuredMessageEncodingStream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StructuredMessageDecoding.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StructuredMessageDecoding.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80893,7 +80893,7 @@ class StructuredMessageDecoding {
     }
 }
 //# sourceMappingURL=StructuredMessageDecoding.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StructuredMessageDecodingStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StructuredMessageDecodingStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80973,7 +80973,7 @@ class StructuredMessageDecodingStream extends external_node_stream_.Readable {
     }
 }
 //# sourceMappingURL=StructuredMessageDecodingStream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/cache.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/cache.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -80985,7 +80985,7 @@ function cache_getCachedDefaultHttpClient() {
     return _defaultHttpClient;
 }
 //# sourceMappingURL=cache.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/RequestPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/RequestPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -81028,7 +81028,7 @@ class BaseRequestPolicy {
     }
 }
 //# sourceMappingURL=RequestPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageBrowserPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageBrowserPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81066,7 +81066,7 @@ class StorageBrowserPolicy extends BaseRequestPolicy {
     }
 }
 //# sourceMappingURL=StorageBrowserPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StorageBrowserPolicyFactory.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StorageBrowserPolicyFactory.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81086,7 +81086,7 @@ class StorageBrowserPolicyFactory {
     }
 }
 //# sourceMappingURL=StorageBrowserPolicyFactory.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/CredentialPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/CredentialPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81116,7 +81116,7 @@ class CredentialPolicy extends BaseRequestPolicy {
     }
 }
 //# sourceMappingURL=CredentialPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/AnonymousCredentialPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/AnonymousCredentialPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81137,7 +81137,7 @@ class AnonymousCredentialPolicy extends CredentialPolicy {
     }
 }
 //# sourceMappingURL=AnonymousCredentialPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/credentials/Credential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/credentials/Credential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -81156,7 +81156,7 @@ class Credential {
     }
 }
 //# sourceMappingURL=Credential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/credentials/AnonymousCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/credentials/AnonymousCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81179,7 +81179,7 @@ class AnonymousCredential extends Credential {
     }
 }
 //# sourceMappingURL=AnonymousCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/utils/constants.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/utils/constants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const utils_constants_SDK_VERSION = "12.4.0";
@@ -81244,7 +81244,7 @@ const constants_PathStylePorts = (/* unused pure expression or super */ null && 
     "11104",
 ]));
 //# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/utils/utils.common.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/utils/utils.common.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81773,7 +81773,7 @@ function assertResponse(response) {
     throw new TypeError(`Unexpected response object ${response}`);
 }
 //# sourceMappingURL=utils.common.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/utils/SharedKeyComparator.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/utils/SharedKeyComparator.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /*
@@ -81847,7 +81847,7 @@ function isLessThan(lhs, rhs) {
     return false;
 }
 //# sourceMappingURL=SharedKeyComparator.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageSharedKeyCredentialPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageSharedKeyCredentialPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -81993,7 +81993,7 @@ class StorageSharedKeyCredentialPolicy extends CredentialPolicy {
     }
 }
 //# sourceMappingURL=StorageSharedKeyCredentialPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/credentials/StorageSharedKeyCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/credentials/StorageSharedKeyCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82042,7 +82042,7 @@ class StorageSharedKeyCredential extends Credential {
     }
 }
 //# sourceMappingURL=StorageSharedKeyCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/log.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/log.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82051,7 +82051,7 @@ class StorageSharedKeyCredential extends Credential {
  */
 const storage_common_dist_esm_log_logger = esm_createClientLogger("storage-common");
 //# sourceMappingURL=log.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicyType.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicyType.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -82069,7 +82069,7 @@ var StorageRetryPolicyType;
     StorageRetryPolicyType[StorageRetryPolicyType["FIXED"] = 1] = "FIXED";
 })(StorageRetryPolicyType || (StorageRetryPolicyType = {}));
 //# sourceMappingURL=StorageRetryPolicyType.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82289,7 +82289,7 @@ class StorageRetryPolicy extends BaseRequestPolicy {
     }
 }
 //# sourceMappingURL=StorageRetryPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/StorageRetryPolicyFactory.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/StorageRetryPolicyFactory.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82318,7 +82318,7 @@ class StorageRetryPolicyFactory {
     }
 }
 //# sourceMappingURL=StorageRetryPolicyFactory.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageBrowserPolicyV2.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageBrowserPolicyV2.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -82340,7 +82340,7 @@ function storageBrowserPolicy() {
     };
 }
 //# sourceMappingURL=StorageBrowserPolicyV2.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageCorrectContentLengthPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageCorrectContentLengthPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82368,7 +82368,7 @@ function storageCorrectContentLengthPolicy() {
     };
 }
 //# sourceMappingURL=StorageCorrectContentLengthPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicyV2.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageRetryPolicyV2.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82533,7 +82533,7 @@ function storageRetryPolicy(options = {}) {
     };
 }
 //# sourceMappingURL=StorageRetryPolicyV2.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageSharedKeyCredentialPolicyV2.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageSharedKeyCredentialPolicyV2.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82666,7 +82666,7 @@ function storageSharedKeyCredentialPolicy(options) {
     };
 }
 //# sourceMappingURL=StorageSharedKeyCredentialPolicyV2.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/policies/StorageRequestFailureDetailsParserPolicy.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/policies/StorageRequestFailureDetailsParserPolicy.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -82701,7 +82701,7 @@ function storageRequestFailureDetailsParserPolicy() {
     };
 }
 //# sourceMappingURL=StorageRequestFailureDetailsParserPolicy.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/credentials/UserDelegationKeyCredential.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/credentials/UserDelegationKeyCredential.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82744,7 +82744,7 @@ class UserDelegationKeyCredential {
     }
 }
 //# sourceMappingURL=UserDelegationKeyCredential.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/indexPlatform.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/indexPlatform.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -82770,12 +82770,12 @@ class UserDelegationKeyCredential {
 
 
 //# sourceMappingURL=indexPlatform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-common/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-common/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/constants.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/constants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const esm_utils_constants_SDK_VERSION = "12.32.0";
@@ -83002,7 +83002,7 @@ const utils_constants_PathStylePorts = [
     "11104",
 ];
 //# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/Pipeline.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/Pipeline.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -83274,7 +83274,7 @@ function isCoreHttpPolicyFactory(factory) {
     });
 }
 //# sourceMappingURL=Pipeline.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/models/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/models/index.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -83539,7 +83539,7 @@ var KnownStorageErrorCode;
     KnownStorageErrorCode["BlobAccessTierNotSupportedForAccountType"] = "BlobAccessTierNotSupportedForAccountType";
 })(KnownStorageErrorCode || (KnownStorageErrorCode = {}));
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/models/mappers.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/models/mappers.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -91935,7 +91935,7 @@ const BlockBlobGetBlockListExceptionHeaders = {
     },
 };
 //# sourceMappingURL=mappers.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/models/parameters.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/models/parameters.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -93680,7 +93680,7 @@ const listType = {
     },
 };
 //# sourceMappingURL=parameters.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/service.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/service.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -94005,7 +94005,7 @@ const filterBlobsOperationSpec = {
     serializer: xmlSerializer,
 };
 //# sourceMappingURL=service.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/container.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/container.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -94722,7 +94722,7 @@ const container_getAccountInfoOperationSpec = {
     serializer: container_xmlSerializer,
 };
 //# sourceMappingURL=container.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/blob.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/blob.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -95756,7 +95756,7 @@ const setTagsOperationSpec = {
     serializer: blob_xmlSerializer,
 };
 //# sourceMappingURL=blob.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/pageBlob.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/pageBlob.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96220,7 +96220,7 @@ const copyIncrementalOperationSpec = {
     serializer: pageBlob_xmlSerializer,
 };
 //# sourceMappingURL=pageBlob.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/appendBlob.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/appendBlob.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96449,7 +96449,7 @@ const sealOperationSpec = {
     serializer: appendBlob_xmlSerializer,
 };
 //# sourceMappingURL=appendBlob.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/blockBlob.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/blockBlob.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96828,7 +96828,7 @@ const getBlockListOperationSpec = {
     serializer: blockBlob_xmlSerializer,
 };
 //# sourceMappingURL=blockBlob.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/operations/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/operations/index.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96843,7 +96843,7 @@ const getBlockListOperationSpec = {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/storageClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/storageClient.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96905,7 +96905,7 @@ class StorageClient extends ExtendedServiceClient {
     blockBlob;
 }
 //# sourceMappingURL=storageClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generated/src/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generated/src/index.js
 /*
  * Copyright (c) Microsoft Corporation.
  * Licensed under the MIT License.
@@ -96917,7 +96917,7 @@ class StorageClient extends ExtendedServiceClient {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/StorageContextClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/StorageContextClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -96935,7 +96935,7 @@ class StorageContextClient extends StorageClient {
     }
 }
 //# sourceMappingURL=StorageContextClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/utils.common.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/utils.common.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -97731,7 +97731,7 @@ async function setUploadChecksumParameters(body, contentLength, parameters, uplo
     };
 }
 //# sourceMappingURL=utils.common.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/StorageClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/StorageClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -97784,7 +97784,7 @@ class StorageClient_StorageClient {
     }
 }
 //# sourceMappingURL=StorageClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/tracing.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/tracing.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -97799,7 +97799,7 @@ const tracingClient = createTracingClient({
     namespace: "Microsoft.Storage",
 });
 //# sourceMappingURL=tracing.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/BlobSASPermissions.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/BlobSASPermissions.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -97993,7 +97993,7 @@ class BlobSASPermissions {
     }
 }
 //# sourceMappingURL=BlobSASPermissions.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/ContainerSASPermissions.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/ContainerSASPermissions.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -98213,7 +98213,7 @@ class ContainerSASPermissions {
     }
 }
 //# sourceMappingURL=ContainerSASPermissions.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/SasIPRange.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/SasIPRange.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -98227,7 +98227,7 @@ function ipRangeToString(ipRange) {
     return ipRange.end ? `${ipRange.start}-${ipRange.end}` : ipRange.start;
 }
 //# sourceMappingURL=SasIPRange.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/SASQueryParameters.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/SASQueryParameters.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -98623,7 +98623,7 @@ class SASQueryParameters {
     }
 }
 //# sourceMappingURL=SASQueryParameters.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/BlobSASSignatureValues.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/BlobSASSignatureValues.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -99421,7 +99421,7 @@ function SASSignatureValuesSanityCheckAndAutofill(blobSASSignatureValues) {
     return blobSASSignatureValues;
 }
 //# sourceMappingURL=BlobSASSignatureValues.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobLeaseClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobLeaseClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -99623,7 +99623,7 @@ class BlobLeaseClient {
     }
 }
 //# sourceMappingURL=BlobLeaseClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/RetriableReadableStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/RetriableReadableStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -99752,7 +99752,7 @@ class RetriableReadableStream extends external_node_stream_.Readable {
     }
 }
 //# sourceMappingURL=RetriableReadableStream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobDownloadResponse.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobDownloadResponse.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -100225,7 +100225,7 @@ class BlobDownloadResponse {
     }
 }
 //# sourceMappingURL=BlobDownloadResponse.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroConstants.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroConstants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 const AVRO_SYNC_MARKER_SIZE = 16;
@@ -100233,7 +100233,7 @@ const AVRO_INIT_BYTES = new Uint8Array([79, 98, 106, 1]);
 const AVRO_CODEC_KEY = "avro.codec";
 const AVRO_SCHEMA_KEY = "avro.schema";
 //# sourceMappingURL=AvroConstants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroParser.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroParser.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 class AvroParser {
@@ -100557,7 +100557,7 @@ class AvroRecordType extends AvroType {
     }
 }
 //# sourceMappingURL=AvroParser.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/utils/utils.common.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/utils/utils.common.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 function arraysEqual(a, b) {
@@ -100574,7 +100574,7 @@ function arraysEqual(a, b) {
     return true;
 }
 //# sourceMappingURL=utils.common.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReader.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReader.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 // TODO: Do a review of non-interfaces
@@ -100691,7 +100691,7 @@ class AvroReader {
     }
 }
 //# sourceMappingURL=AvroReader.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReadable.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReadable.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 class AvroReadable {
@@ -100699,7 +100699,7 @@ class AvroReadable {
 //# sourceMappingURL=AvroReadable.js.map
 // EXTERNAL MODULE: external "buffer"
 var external_buffer_ = __webpack_require__(20181);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReadableFromStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/AvroReadableFromStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -100786,14 +100786,14 @@ class AvroReadableFromStream extends AvroReadable {
     }
 }
 //# sourceMappingURL=AvroReadableFromStream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/internal-avro/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/internal-avro/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/BlobQuickQueryStream.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/BlobQuickQueryStream.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -100910,7 +100910,7 @@ class BlobQuickQueryStream extends external_node_stream_.Readable {
     }
 }
 //# sourceMappingURL=BlobQuickQueryStream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobQueryResponse.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobQueryResponse.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -101280,7 +101280,7 @@ class BlobQueryResponse {
     }
 }
 //# sourceMappingURL=BlobQueryResponse.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/models.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/models.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -101396,7 +101396,7 @@ function getBlobServiceAccountAudience(storageAccountName) {
     return `https://${storageAccountName}.blob.core.windows.net/.default`;
 }
 //# sourceMappingURL=models.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/PageBlobRangeResponse.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/PageBlobRangeResponse.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -101428,7 +101428,7 @@ function rangeResponseFromModel(response) {
     };
 }
 //# sourceMappingURL=PageBlobRangeResponse.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/logger.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/logger.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -101438,7 +101438,7 @@ function rangeResponseFromModel(response) {
  */
 const logger_logger = esm_createClientLogger("core-lro");
 //# sourceMappingURL=logger.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/poller/constants.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/poller/constants.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 /**
@@ -101450,7 +101450,7 @@ const constants_POLL_INTERVAL_IN_MS = 2000;
  */
 const terminalStates = ["succeeded", "canceled", "failed"];
 //# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/poller/operation.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/poller/operation.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -101617,7 +101617,7 @@ async function operation_pollOperation(inputs) {
     }
 }
 //# sourceMappingURL=operation.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/http/operation.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/http/operation.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -101900,7 +101900,7 @@ async function pollHttpOperation(inputs) {
     });
 }
 //# sourceMappingURL=operation.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/poller/poller.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/poller/poller.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -102071,7 +102071,7 @@ function poller_buildCreatePoller(inputs) {
     };
 }
 //# sourceMappingURL=poller.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/http/poller.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/http/poller.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -102116,7 +102116,7 @@ async function createHttpPoller(lro, options) {
     });
 }
 //# sourceMappingURL=poller.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/operation.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/operation.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -102201,7 +102201,7 @@ class GenericPollOperation {
     }
 }
 //# sourceMappingURL=operation.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/legacy/poller.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/legacy/poller.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 /**
@@ -102599,7 +102599,7 @@ class Poller {
     }
 }
 //# sourceMappingURL=poller.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/lroEngine.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/lroEngine.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -102629,12 +102629,12 @@ class LroEngine extends Poller {
     }
 }
 //# sourceMappingURL=lroEngine.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/legacy/lroEngine/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/core-lro/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/core-lro/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT license.
 
@@ -102654,7 +102654,7 @@ class LroEngine extends Poller {
 
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/pollers/BlobStartCopyFromUrlPoller.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/pollers/BlobStartCopyFromUrlPoller.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -102789,7 +102789,7 @@ function makeBlobBeginCopyFromURLPollOperation(state) {
     };
 }
 //# sourceMappingURL=BlobStartCopyFromUrlPoller.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/Range.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/Range.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -102811,7 +102811,7 @@ function rangeToString(iRange) {
         : `bytes=${iRange.offset}-`;
 }
 //# sourceMappingURL=Range.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/Batch.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/Batch.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 // In browser, during webpack or browserify bundling, this module will be replaced by 'events'
@@ -102944,7 +102944,7 @@ class Batch {
 //# sourceMappingURL=Batch.js.map
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/utils.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/utils.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -103087,7 +103087,7 @@ async function readStreamToLocalFile(rs, file) {
 const fsStat = external_node_util_.promisify(external_node_fs_.stat);
 const fsCreateReadStream = external_node_fs_.createReadStream;
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/Clients.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/Clients.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -106002,7 +106002,7 @@ class PageBlobClient extends BlobClient {
     }
 }
 //# sourceMappingURL=Clients.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BatchUtils.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BatchUtils.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -106018,7 +106018,7 @@ function utf8ByteLength(str) {
     return Buffer.byteLength(str);
 }
 //# sourceMappingURL=BatchUtils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BatchResponseParser.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BatchResponseParser.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -106161,7 +106161,7 @@ class BatchResponseParser {
     }
 }
 //# sourceMappingURL=BatchResponseParser.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/utils/Mutex.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/utils/Mutex.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 var MutexLockStatus;
@@ -106227,7 +106227,7 @@ class Mutex {
     }
 }
 //# sourceMappingURL=Mutex.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobBatch.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobBatch.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -106502,7 +106502,7 @@ function batchHeaderFilterPolicy() {
     };
 }
 //# sourceMappingURL=BlobBatch.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobBatchClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobBatchClient.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -106675,7 +106675,7 @@ class BlobBatchClient {
     }
 }
 //# sourceMappingURL=BlobBatchClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/ContainerClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/ContainerClient.js
 
 
 
@@ -107971,7 +107971,7 @@ class ContainerClient extends StorageClient_StorageClient {
     }
 }
 //# sourceMappingURL=ContainerClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/AccountSASPermissions.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/AccountSASPermissions.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -108197,7 +108197,7 @@ class AccountSASPermissions {
     }
 }
 //# sourceMappingURL=AccountSASPermissions.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/AccountSASResourceTypes.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/AccountSASResourceTypes.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -108268,7 +108268,7 @@ class AccountSASResourceTypes {
     }
 }
 //# sourceMappingURL=AccountSASResourceTypes.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/AccountSASServices.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/AccountSASServices.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /**
@@ -108347,7 +108347,7 @@ class AccountSASServices {
     }
 }
 //# sourceMappingURL=AccountSASServices.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/sas/AccountSASSignatureValues.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/sas/AccountSASSignatureValues.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -108448,7 +108448,7 @@ function generateAccountSASQueryParametersInternal(accountSASSignatureValues, sh
     };
 }
 //# sourceMappingURL=AccountSASSignatureValues.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/BlobServiceClient.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/BlobServiceClient.js
 
 
 
@@ -109163,7 +109163,7 @@ class BlobServiceClient extends StorageClient_StorageClient {
     }
 }
 //# sourceMappingURL=BlobServiceClient.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/generatedModels.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/generatedModels.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 /** Known values of {@link EncryptionAlgorithmType} that the service accepts. */
@@ -109172,7 +109172,7 @@ var generatedModels_KnownEncryptionAlgorithmType;
     KnownEncryptionAlgorithmType["AES256"] = "AES256";
 })(generatedModels_KnownEncryptionAlgorithmType || (generatedModels_KnownEncryptionAlgorithmType = {}));
 //# sourceMappingURL=generatedModels.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@azure/storage-blob/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/@azure/storage-blob/dist/esm/index.js
 // Copyright (c) Microsoft Corporation.
 // Licensed under the MIT License.
 
@@ -109199,7 +109199,7 @@ var generatedModels_KnownEncryptionAlgorithmType;
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: external "crypto"
 var external_crypto_ = __webpack_require__(76982);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/blob-upload.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/blob-upload.js
 var blob_upload_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -109285,9 +109285,9 @@ function uploadToBlobStorage(authenticatedUploadURL, uploadStream, contentType) 
 //# sourceMappingURL=blob-upload.js.map
 // EXTERNAL MODULE: external "fs/promises"
 var promises_ = __webpack_require__(91943);
-// EXTERNAL MODULE: ../main/node_modules/archiver/index.js
-var archiver = __webpack_require__(93936);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/stream.js
+// EXTERNAL MODULE: ./node_modules/archiver/index.js
+var archiver = __webpack_require__(99392);
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/stream.js
 var stream_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -109340,7 +109340,7 @@ function createRawFileUploadStream(filePath) {
     });
 }
 //# sourceMappingURL=stream.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/zip.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/zip.js
 var zip_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -109418,7 +109418,7 @@ const zipEndCallback = () => {
     core/* debug */.Yz('Zip stream for upload has ended.');
 };
 //# sourceMappingURL=zip.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/types.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/types.js
 
 /**
  * Maps file extensions to MIME types
@@ -109490,7 +109490,7 @@ function getMimeType(filePath) {
     return types_mimeTypes[ext] || 'application/octet-stream';
 }
 //# sourceMappingURL=types.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/upload/upload-artifact.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/upload/upload-artifact.js
 var upload_artifact_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -109599,11 +109599,11 @@ function uploadArtifact(name, files, rootDirectory, options) {
     });
 }
 //# sourceMappingURL=upload-artifact.js.map
-// EXTERNAL MODULE: ../main/node_modules/@actions/github/lib/github.js
-var lib_github = __webpack_require__(96823);
-// EXTERNAL MODULE: ../main/node_modules/unzip-stream/unzip.js
-var unzip = __webpack_require__(17815);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/download/download-artifact.js
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js
+var lib_github = __webpack_require__(61351);
+// EXTERNAL MODULE: ./node_modules/unzip-stream/unzip.js
+var unzip = __webpack_require__(33991);
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/download/download-artifact.js
 var download_artifact_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -109842,7 +109842,7 @@ function resolveOrCreateDirectory() {
     });
 }
 //# sourceMappingURL=download-artifact.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/find/retry-options.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/find/retry-options.js
 
 // Defaults for fetching artifacts
 const defaultMaxRetryNumber = 5;
@@ -109866,13 +109866,13 @@ function getRetryOptions(defaultOptions, retries = defaultMaxRetryNumber, exempt
     return [retryOptions, requestOptions];
 }
 //# sourceMappingURL=retry-options.js.map
-// EXTERNAL MODULE: ../main/node_modules/@actions/github/lib/utils.js + 19 modules
-var utils = __webpack_require__(8899);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-request-log/dist-src/version.js
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/utils.js + 19 modules
+var utils = __webpack_require__(85555);
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-request-log/dist-src/version.js
 const VERSION = "6.0.0";
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-request-log/dist-src/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-request-log/dist-src/index.js
 
 function requestLog(octokit) {
   octokit.hook.wrap("request", (request, options) => {
@@ -109898,11 +109898,11 @@ function requestLog(octokit) {
 requestLog.VERSION = VERSION;
 
 
-// EXTERNAL MODULE: ../main/node_modules/bottleneck/light.js
-var light = __webpack_require__(78115);
-// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __webpack_require__(55575);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __webpack_require__(63251);
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __webpack_require__(31015);
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
 // pkg/dist-src/version.js
 var dist_bundle_VERSION = "0.0.0-development";
 
@@ -109985,7 +109985,7 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = dist_bundle_VERSION;
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/find/get-artifact.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/find/get-artifact.js
 var get_artifact_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -110085,7 +110085,7 @@ function getArtifactInternal(artifactName) {
     });
 }
 //# sourceMappingURL=get-artifact.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/delete/delete-artifact.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/delete/delete-artifact.js
 var delete_artifact_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -110164,7 +110164,7 @@ function deleteArtifactInternal(artifactName) {
     });
 }
 //# sourceMappingURL=delete-artifact.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/find/list-artifacts.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/find/list-artifacts.js
 var list_artifacts_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -110308,7 +110308,7 @@ function filterLatest(artifacts) {
     return latestArtifacts;
 }
 //# sourceMappingURL=list-artifacts.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/internal/client.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/internal/client.js
 var client_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -110449,7 +110449,7 @@ If the error persists, please check whether Actions and API requests are operati
     }
 }
 //# sourceMappingURL=client.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/artifact/lib/artifact.js
+;// CONCATENATED MODULE: ./node_modules/@actions/artifact/lib/artifact.js
 
 
 
@@ -110460,7 +110460,7 @@ const client = new DefaultArtifactClient();
 
 /***/ }),
 
-/***/ 73104:
+/***/ 2822:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"name":"@actions/artifact","version":"6.2.1","preview":true,"description":"Actions artifact lib","keywords":["github","actions","artifact"],"homepage":"https://github.com/actions/toolkit/tree/main/packages/artifact","license":"MIT","type":"module","main":"lib/artifact.js","types":"lib/artifact.d.ts","exports":{".":{"types":"./lib/artifact.d.ts","import":"./lib/artifact.js"}},"directories":{"lib":"lib","test":"__tests__"},"files":["lib","!.DS_Store"],"publishConfig":{"access":"public"},"repository":{"type":"git","url":"git+https://github.com/actions/toolkit.git","directory":"packages/artifact"},"scripts":{"audit-moderate":"npm install && npm audit --json --audit-level=moderate > audit.json","test":"cd ../../ && npm run test ./packages/artifact","bootstrap":"cd ../../ && npm run bootstrap","tsc-run":"tsc && cp src/internal/shared/package-version.cjs lib/internal/shared/","tsc":"npm run bootstrap && npm run tsc-run","gen:docs":"typedoc --plugin typedoc-plugin-markdown --out docs/generated src/artifact.ts --githubPages false --readme none"},"bugs":{"url":"https://github.com/actions/toolkit/issues"},"dependencies":{"@actions/core":"^3.0.0","@actions/github":"^9.0.0","@actions/http-client":"^4.0.0","@azure/storage-blob":"^12.30.0","@octokit/core":"^7.0.6","@octokit/plugin-request-log":"^6.0.0","@octokit/plugin-retry":"^8.0.0","@octokit/request":"^10.0.7","@octokit/request-error":"^7.1.0","@protobuf-ts/plugin":"^2.2.3-alpha.1","@protobuf-ts/runtime":"^2.9.4","archiver":"^7.0.1","jwt-decode":"^4.0.0","unzip-stream":"^0.3.1"},"devDependencies":{"@types/archiver":"^7.0.0","@types/unzip-stream":"^0.3.4","typedoc":"^0.28.16","typedoc-plugin-markdown":"^4.9.0","typescript":"^5.9.3"},"overrides":{"uri-js":"npm:uri-js-replace@^1.0.1","node-fetch":"^3.3.2"}}');

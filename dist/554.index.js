@@ -1,8 +1,8 @@
-export const id = 722;
-export const ids = [722];
+export const id = 554;
+export const ids = [554];
 export const modules = {
 
-/***/ 58722:
+/***/ 16554:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -22,11 +22,11 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/common/time-limit.ts
-var time_limit = __webpack_require__(12888);
+var time_limit = __webpack_require__(51418);
 // EXTERNAL MODULE: ./src/github.ts
-var src_github = __webpack_require__(57582);
-// EXTERNAL MODULE: ../main/node_modules/p-limit/index.js + 1 modules
-var p_limit = __webpack_require__(46354);
+var src_github = __webpack_require__(69248);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(70370);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -34,11 +34,11 @@ var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: ./src/api/backoff.ts
-var backoff = __webpack_require__(8390);
+var backoff = __webpack_require__(50304);
 // EXTERNAL MODULE: ./src/api/http.ts
-var http = __webpack_require__(46972);
+var http = __webpack_require__(55330);
 // EXTERNAL MODULE: ./src/common/clock.ts
-var clock = __webpack_require__(30373);
+var clock = __webpack_require__(39987);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
 ;// CONCATENATED MODULE: ./src/artifacts/image-guard.ts
@@ -281,7 +281,7 @@ async function downloadScreenshots(jobs, dir, options = {}) {
 }
 
 // EXTERNAL MODULE: ./src/report/console.ts + 1 modules
-var console = __webpack_require__(12490);
+var console = __webpack_require__(63352);
 ;// CONCATENATED MODULE: ./src/artifacts/names.ts
 /** Screenshot and artifact names that GitHub and every file system accept (docs/api-contract.md, "Artifacts"). */
 
@@ -361,7 +361,7 @@ function suffixedName(name, attempt) {
 }
 
 // EXTERNAL MODULE: ./src/api/screenshots.ts
-var screenshots = __webpack_require__(43487);
+var screenshots = __webpack_require__(45309);
 ;// CONCATENATED MODULE: ./src/artifacts/select.ts
 /** Which screenshots of a run to keep: a pure choice over the run model. */
 
@@ -426,7 +426,7 @@ function selectScreenshots(summary, mode) {
 }
 
 // EXTERNAL MODULE: ./src/common/log.ts
-var log = __webpack_require__(63265);
+var log = __webpack_require__(81095);
 ;// CONCATENATED MODULE: ./src/artifacts/upload.ts
 
 
@@ -520,7 +520,7 @@ async function uploadScreenshots(files, options) {
         return keep(`Screenshot artifact not uploaded: ${describe(e)}.`);
     }
     // Loaded on demand: the client and its Azure SDK are large and needless outside GitHub.
-    const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(823), __webpack_require__.e(205)]).then(__webpack_require__.bind(__webpack_require__, 6205))).DefaultArtifactClient();
+    const client = options.client ?? new (await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645))).DefaultArtifactClient();
     const attempts = Math.max(1, options.attempts ?? 2);
     const sleep = options.sleep ?? ((ms) => clock/* systemClock */.ml.sleep(ms));
     const paths = files.map((f) => f.path);

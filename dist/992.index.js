@@ -1,8 +1,8 @@
-export const id = 601;
-export const ids = [601,980];
+export const id = 992;
+export const ids = [992,914];
 export const modules = {
 
-/***/ 2601:
+/***/ 95992:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,15 +13,15 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/common/log.ts
-var log = __webpack_require__(63265);
+var log = __webpack_require__(81095);
 // EXTERNAL MODULE: ./src/common/words.ts
-var words = __webpack_require__(70014);
+var words = __webpack_require__(73596);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: ./src/report/pr-comment.ts
-var pr_comment = __webpack_require__(30980);
+var pr_comment = __webpack_require__(71914);
 // EXTERNAL MODULE: ./src/report/text.ts
-var report_text = __webpack_require__(76113);
+var report_text = __webpack_require__(65655);
 ;// CONCATENATED MODULE: ./src/report/failure-issue-body.ts
 /**
  * The failure issue's marker and body: the key's digest, and what the body remembers between runs in a hidden
@@ -97,7 +97,7 @@ function readState(body, now) {
 }
 
 // EXTERNAL MODULE: ./src/report/github-rest.ts
-var github_rest = __webpack_require__(64500);
+var github_rest = __webpack_require__(54614);
 ;// CONCATENATED MODULE: ./src/report/failure-issue-find.ts
 /**
  * Finds the own issues of a failure issue's key (docs/reports.md, "Failure issue"): by the marker and the
@@ -157,9 +157,9 @@ function ownIssue(issue, now) {
 }
 
 // EXTERNAL MODULE: ./src/report/history.ts
-var report_history = __webpack_require__(96448);
+var report_history = __webpack_require__(34518);
 // EXTERNAL MODULE: ./src/report/summary-failures.ts
-var summary_failures = __webpack_require__(14798);
+var summary_failures = __webpack_require__(18296);
 ;// CONCATENATED MODULE: ./src/report/failure-issue.ts
 /**
  * The opt-in failure issue: one issue per key (workflow, job, ref, `comment-key`) for the events that own it,
@@ -398,7 +398,7 @@ async function failure_issue_assign(session, issue) {
 
 /***/ }),
 
-/***/ 64500:
+/***/ 54614:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -408,7 +408,7 @@ async function failure_issue_assign(session, issue) {
 /* harmony export */   nu: () => (/* binding */ tokenLogin),
 /* harmony export */   vJ: () => (/* binding */ describeShape)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96823);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61351);
 /**
  * GitHub's REST API for the pull-request comment and the failure issue: one client, its identity, "own",
  * bounded paging (docs/api-contract.md).
@@ -516,7 +516,7 @@ function describeShape(value) {
 
 /***/ }),
 
-/***/ 30980:
+/***/ 71914:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -527,12 +527,12 @@ function describeShape(value) {
 /* unused harmony export commentMarker */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(46997);
-/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(56210);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(25880);
-/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(64500);
-/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(14798);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(76113);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96867);
+/* harmony import */ var _phrases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(64792);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(57994);
+/* harmony import */ var _github_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(54614);
+/* harmony import */ var _summary_failures_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(18296);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(65655);
 /** The opt-in sticky pull-request comment (docs/api-contract.md, "Pull-request comments"). */
 
 
