@@ -7,7 +7,7 @@ export const SUITE = '5a1b2c3d4e5f60718293a4b5';
 export const TEST = '6b1b2c3d4e5f60718293a4b6';
 export const ORG = '7c1b2c3d4e5f60718293a4b7';
 
-const SIDE_DOC = {
+export const SIDE_DOC = {
   id: 's',
   version: '2.0',
   name: 'Flows',
