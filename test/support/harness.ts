@@ -46,7 +46,7 @@ export interface ActionRun {
   summary: string;
   /** What the step kept with `core.saveState` (the last value of each name). */
   state: Record<string, string>;
-  /** A bundle run: when its first output came (`Date.now()`), the action's start as a bound counts it. */
+  /** When its first output came (`Date.now()`): the action's start, as a bound counts it. */
   firstOutputAt?: number;
 }
 

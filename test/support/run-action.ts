@@ -81,7 +81,16 @@ function command(name: string, message: string, properties: AnnotationProperties
 
 /** A sink recording into a transcript, an output map and a summary string. */
 export class RecordingSink implements ActionSink {
-  stdout = '';
+  private text = '';
+  /** When the first output came (`Date.now()`), the action's start as a bound counts it. */
+  firstOutputAt: number | undefined;
+  get stdout(): string {
+    return this.text;
+  }
+  set stdout(text: string) {
+    this.firstOutputAt ??= Date.now();
+    this.text = text;
+  }
   outputs: Record<string, string> = {};
   /** What `saveState` kept, the last value of each name. */
   state: Record<string, string> = {};
@@ -170,6 +179,7 @@ export function startActionInProcess(options: InProcessOptions): InProcessRun {
       outputs: { ...sink.outputs },
       summary: sink.summary,
       state: { ...sink.state },
+      ...(sink.firstOutputAt === undefined ? {} : { firstOutputAt: sink.firstOutputAt }),
     };
     // After a workflow cancel the process exits non-zero whatever the verdict (`process.exitCode || 1`).
     if (exitedAfterCancel) result.code = 1;

@@ -43,9 +43,12 @@ it('an engine that does not stop at the deadline is ended by the backstop within
       'suite-ids': 'suite-green',
       'timeout-minutes': '0.05',
     },
+    // On a runner: the secrets are masked first thing, so the first output marks the action's start, from
+    // which the bound counts.
+    env: { GITHUB_ACTIONS: 'true' },
     createApi: (options) => deaf(createClient(options)),
   });
   expect(run.signal).toBe('SIGKILL');
   expect(run.stdout).toMatch(/did not stop at the timeout/);
-  expect(Date.now() - started).toBeLessThan(3_000 + 10_000);
+  expect(Date.now() - (run.firstOutputAt ?? started)).toBeLessThan(3_000 + 10_000);
 });
