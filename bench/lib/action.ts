@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { NODE_BINARY } from '../../test/support/harness.js';
 import { runnerInputs } from '../../test/support/runner-inputs.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hwm-probe.mjs');
@@ -110,7 +111,8 @@ export async function runAction(options: ActionOptions): Promise<ActionRun> {
     Object.assign(env, runnerInputs(inputs));
 
     const spawnAt = Date.now();
-    const child = spawn(process.execPath, [options.entry], {
+    // Node 24, the runtime action.yml declares, as the tests run the bundle (figures differ by Node version).
+    const child = spawn(NODE_BINARY, [options.entry], {
       cwd: workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
