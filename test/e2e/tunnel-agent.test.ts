@@ -7,12 +7,13 @@
  * the run goes on is a warning on the run; no agent is left running: after a passing run with an agent that
  * ignores SIGTERM, after SIGTERM mid-run, after SIGKILL mid-run (the post step stops it).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentMaySee } from '../../src/tunnel/providers.js';
 import { useAgentAndApp } from '../support/fake-tunnel.js';
 import { postStepEnv, until, type ActionRun } from '../support/harness.js';
+import { listFiles } from '../support/reliability.js';
 import { useWorld } from '../support/world.js';
 
 const TOKEN = 'ngrok-token-7Qx2Lm9Zr4Kp1Vb8';
@@ -46,14 +47,14 @@ function inputsFor(over: Record<string, string> = {}): Record<string, string> {
 }
 
 /** Every file the run wrote in the workspace, as text. */
-async function workspaceText(): Promise<string> {
-  const names = await readdir(world.workspace, { recursive: true, withFileTypes: true });
-  const files = names.filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
-  return (await Promise.all(files.map((f) => readFile(f, 'latin1')))).join('\n');
+function workspaceText(): string {
+  return listFiles(world.workspace)
+    .map((file) => readFileSync(path.join(world.workspace, file), 'latin1'))
+    .join('\n');
 }
 
-async function expectNoSecret(run: ActionRun): Promise<void> {
-  const files = await workspaceText();
+function expectNoSecret(run: ActionRun): void {
+  const files = workspaceText();
   for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs), files]) {
     for (const secret of [TOKEN, ...Object.values(JOB_SECRETS)]) expect(text).not.toContain(secret);
   }
@@ -91,7 +92,7 @@ describe('the tunnel agent in a job (fake agents, bundle)', () => {
     expect(args.slice(0, 3)).toEqual(['tunnel', '--no-autoupdate', '--url']);
     expect(env.filter((name) => !agentMaySee('cloudflared', name))).toEqual([]);
     expect(run.state['tunnel-agent']).toBe('');
-    await expectNoSecret(run);
+    expectNoSecret(run);
     // One agent ran, and none is left running (afterEach): the step killed it after SIGTERM did nothing.
     expect(await tunnel.agent.pids()).toHaveLength(before + 1);
   });
@@ -106,7 +107,7 @@ describe('the tunnel agent in a job (fake agents, bundle)', () => {
     expect(run.stdout).toContain('ngrok paid plan');
     expect(run.stdout).toContain('No run was triggered');
     expect(triggered()).toEqual([]);
-    await expectNoSecret(run);
+    expectNoSecret(run);
   });
 
   it('fails within 15 s when cloudflared cannot get a quick tunnel, quoting its error, triggering nothing', async () => {
@@ -139,7 +140,7 @@ describe('the tunnel agent in a job (fake agents, bundle)', () => {
     cancel('SIGTERM');
     const run = await done;
     expect(run.code).not.toBe(0);
-    await expectNoSecret(run);
+    expectNoSecret(run);
   });
 
   it('after SIGKILL of the main step, the post step stops the agent it left running', async () => {
