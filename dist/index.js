@@ -70469,6 +70469,8 @@ function validateConcurrency(concurrency) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __nccwpck_require__(69248);
 // EXTERNAL MODULE: ./src/common/clock.ts
@@ -70952,6 +70954,8 @@ class RecordSplitter {
     keep;
     /** The envelope with every record of `data` replaced by `{}` (copies: no chunk is held). */
     outer = [];
+    /** The envelope's pieces of the chunk being read (views), copied into `outer` when the chunk is read. */
+    pending = [];
     /** The pieces of the record being read (views of the chunks, until the record ends). */
     record = [];
     inRecord = false;
@@ -70999,7 +71003,7 @@ class RecordSplitter {
             else if (b === OPEN_OBJECT || b === OPEN_LIST) {
                 if (this.inData && this.depth === 2) {
                     this.append(chunk, from, i);
-                    this.outer.push(PLACEHOLDER);
+                    this.pending.push(PLACEHOLDER);
                     this.inRecord = true;
                     from = i;
                 }
@@ -71029,6 +71033,22 @@ class RecordSplitter {
         this.append(chunk, from, chunk.length);
         if (this.keyParts)
             this.keyParts.push(Buffer.from(chunk.subarray(from)));
+        this.keepPending();
+    }
+    /**
+     * Copies this chunk's envelope pieces into one buffer of their own. A small copy by `Buffer.from` or
+     * `Buffer.concat` would be a slice of Node's shared pool (64 KiB under Node 24) and hold all of it for as
+     * long as the answer is read: hundreds of records meant hundreds of pools held.
+     */
+    keepPending() {
+        if (this.pending.length === 0)
+            return;
+        const copy = Buffer.allocUnsafeSlow(this.pending.reduce((n, piece) => n + piece.length, 0));
+        let at = 0;
+        for (const piece of this.pending)
+            at += piece.copy(copy, at);
+        this.outer.push(copy);
+        this.pending = [];
     }
     /** The envelope, its `data` list made of the kept records; null when the text is not JSON. */
     end() {
@@ -71058,7 +71078,7 @@ class RecordSplitter {
         if (this.inRecord)
             this.record.push(chunk.subarray(from, to));
         else
-            this.outer.push(Buffer.from(chunk.subarray(from, to)));
+            this.pending.push(chunk.subarray(from, to));
     }
     endKey(last) {
         const raw = Buffer.concat([...this.keyParts, last]).toString('utf8');
@@ -78395,6 +78415,11 @@ async function main_run(world = processDeps()) {
 
 
 
+
+// The young generation keeps its first size. Node 24's V8 doubles it under a burst of answers up to two
+// 64-MiB halves, which a step keeps for good: a 10,000-result run peaked near 350 MB for some 40 MB of live
+// results (docs/performance.md, "Memory"). The flag is read each time the heap would grow it.
+(0,external_node_v8_namespaceObject.setFlagsFromString)('--semi-space-growth-factor=1');
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
 // it exits 0 only with a verdict written that passed. Every other end fails it (docs/architecture.md).

@@ -1,7 +1,13 @@
+import { setFlagsFromString } from 'node:v8';
 import { processDeps } from './action/deps.js';
 import { exitCodeAfterRun, guardProcess, StepProgress } from './action/boundary.js';
 import { isPostStep, POST_FLAG, POST_STEP_LIMIT_MS, runPost } from './action/post.js';
 import { run } from './main.js';
+
+// The young generation keeps its first size. Node 24's V8 doubles it under a burst of answers up to two
+// 64-MiB halves, which a step keeps for good: a 10,000-result run peaked near 350 MB for some 40 MB of live
+// results (docs/performance.md, "Memory"). The flag is read each time the heap would grow it.
+setFlagsFromString('--semi-space-growth-factor=1');
 
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;

@@ -31,6 +31,8 @@ const PLACEHOLDER = Buffer.from('{}');
 class RecordSplitter {
   /** The envelope with every record of `data` replaced by `{}` (copies: no chunk is held). */
   private outer: Buffer[] = [];
+  /** The envelope's pieces of the chunk being read (views), copied into `outer` when the chunk is read. */
+  private pending: Buffer[] = [];
   /** The pieces of the record being read (views of the chunks, until the record ends). */
   private record: Buffer[] = [];
   private inRecord = false;
@@ -73,7 +75,7 @@ class RecordSplitter {
       } else if (b === OPEN_OBJECT || b === OPEN_LIST) {
         if (this.inData && this.depth === 2) {
           this.append(chunk, from, i);
-          this.outer.push(PLACEHOLDER);
+          this.pending.push(PLACEHOLDER);
           this.inRecord = true;
           from = i;
         }
@@ -97,6 +99,21 @@ class RecordSplitter {
     }
     this.append(chunk, from, chunk.length);
     if (this.keyParts) this.keyParts.push(Buffer.from(chunk.subarray(from)));
+    this.keepPending();
+  }
+
+  /**
+   * Copies this chunk's envelope pieces into one buffer of their own. A small copy by `Buffer.from` or
+   * `Buffer.concat` would be a slice of Node's shared pool (64 KiB under Node 24) and hold all of it for as
+   * long as the answer is read: hundreds of records meant hundreds of pools held.
+   */
+  private keepPending(): void {
+    if (this.pending.length === 0) return;
+    const copy = Buffer.allocUnsafeSlow(this.pending.reduce((n, piece) => n + piece.length, 0));
+    let at = 0;
+    for (const piece of this.pending) at += piece.copy(copy, at);
+    this.outer.push(copy);
+    this.pending = [];
   }
 
   /** The envelope, its `data` list made of the kept records; null when the text is not JSON. */
@@ -121,7 +138,7 @@ class RecordSplitter {
   private append(chunk: Buffer, from: number, to: number): void {
     if (to <= from) return;
     if (this.inRecord) this.record.push(chunk.subarray(from, to));
-    else this.outer.push(Buffer.from(chunk.subarray(from, to)));
+    else this.pending.push(chunk.subarray(from, to));
   }
 
   private endKey(last: Buffer): void {

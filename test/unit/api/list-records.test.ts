@@ -5,6 +5,8 @@
  * connection closed mid-answer, an ERROR envelope, an item that is not a record and the size cap.
  */
 import http from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readListEnvelope } from '../../../src/api/list-records.js';
@@ -65,6 +67,32 @@ describe('readListEnvelope', () => {
     });
     expect(seen).toEqual(['r1', 'r2', 'r3']);
     expect(got).toMatchObject({ value: { code: 'SUCCESS', data: ['r1', 'r2', 'r3'] } });
+  });
+
+  it("holds none of Node's shared Buffer pools while a long list is read, whatever else takes from them", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const records = 500;
+    // Each chunk is one record; between two chunks other code takes most of a pool (as sockets and parsers do),
+    // so a small copy kept of each chunk would each hold a pool of its own: `records` × `Buffer.poolSize`.
+    const churn = (Buffer.poolSize >>> 1) - 64;
+    let retained = Number.NaN;
+    async function* list(): AsyncGenerator<Buffer> {
+      yield Buffer.from('{"code":"SUCCESS","data":[');
+      for (let i = 0; i < records; i++) {
+        yield Buffer.from(`${i === 0 ? '' : ','}{"_id":"r${i}","steps":[{"command":"click"}]}`);
+        Buffer.allocUnsafe(churn).fill(1);
+        Buffer.allocUnsafe(churn).fill(2);
+      }
+      gc();
+      retained = process.memoryUsage().arrayBuffers - before;
+      yield Buffer.from(']}');
+    }
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    const got = await readListEnvelope(list(), keepIds);
+    expect((got as { value: { data: unknown[] } }).value.data).toHaveLength(records);
+    expect(retained).toBeLessThan((records * Buffer.poolSize) / 8);
   });
 
   it('reads a BOM, raw control characters in strings, items that are not records and other envelopes', async () => {
