@@ -1,6 +1,6 @@
 /** Which screenshots of a run to keep: a pure choice over the run model. */
 import { resultImages } from '../api/screenshots.js';
-import type { TestResult } from '../api/types.js';
+import type { KeptTestResult } from '../run/kept-result.js';
 import type { RunSummary, SuiteRun, TestRun, TestState } from '../run/types.js';
 import { screenshotPath } from './names.js';
 
@@ -23,10 +23,10 @@ export interface ScreenshotJob {
 const FAILED_STATES: ReadonlySet<TestState> = new Set(['failed', 'error', 'timed-out']);
 
 /** The results of one test run that `mode` keeps, final result first, without duplicates. */
-function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
+function chosenResults(test: TestRun, mode: ScreenshotMode): KeptTestResult[] {
   const final = test.result;
   const failedAttempts = test.attempts.filter((a) => a.passing === false);
-  const out: TestResult[] = [];
+  const out: KeptTestResult[] = [];
   if (mode === 'all') {
     if (final) out.push(final);
     if (test.state === 'flaky') out.push(...failedAttempts);
@@ -39,7 +39,7 @@ function chosenResults(test: TestRun, mode: ScreenshotMode): TestResult[] {
   return out;
 }
 
-function jobsFor(run: SuiteRun, test: TestRun, result: TestResult): ScreenshotJob[] {
+function jobsFor(run: SuiteRun, test: TestRun, result: KeptTestResult): ScreenshotJob[] {
   const images = resultImages(result);
   const testName = test.testName || result.name;
   return (['screenshot', 'comparison'] as const).flatMap((kind) => {

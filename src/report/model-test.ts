@@ -1,7 +1,8 @@
 /** Builds one test of the report model (`model.ts`) from a test result (pure). */
 import { refId, refName } from '../api/refs.js';
 import { resultImages } from '../api/screenshots.js';
-import type { ConsoleEntry, Step, StepTarget, TestResult } from '../api/types.js';
+import type { ConsoleEntry, StepTarget } from '../api/types.js';
+import type { KeptStep, KeptTestResult } from '../run/kept-result.js';
 import { countedAs, failsStep, type VerdictPolicy } from '../run/outcome/outcome.js';
 import type { SuiteRun, TestRun, Variant } from '../run/types.js';
 import type {
@@ -99,7 +100,7 @@ function writtenUrl(url: string | null | undefined): string {
   return text ? withoutQuery(text) : '';
 }
 
-function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
+function buildAttempt(r: KeptTestResult, appUrl: string): ReportAttempt {
   const failingStep = failingStepOf(r.steps, refId(r.test));
   const error = cleanText(r.error?.details);
   return {
@@ -112,7 +113,7 @@ function buildAttempt(r: TestResult, appUrl: string): ReportAttempt {
   };
 }
 
-function buildCompare(r: TestResult, path: string | undefined): ReportScreenshotCompare | undefined {
+function buildCompare(r: KeptTestResult, path: string | undefined): ReportScreenshotCompare | undefined {
   const hasImage = Boolean(r.screenshotCompare);
   if (!hasImage && r.screenshotComparePassing == null && r.screenshotCompareDifference == null)
     return undefined;
@@ -129,7 +130,7 @@ function buildCompare(r: TestResult, path: string | undefined): ReportScreenshot
   };
 }
 
-function buildStep(step: Step): ReportStep {
+function buildStep(step: KeptStep): ReportStep {
   const skipped = step.condition?.result === false;
   const outcome: StepOutcome = skipped
     ? 'skipped'
@@ -166,7 +167,7 @@ function targetText(target: StepTarget | null | undefined): string {
  * on-demand result has no test id: its steps are told as its own).
  */
 export function failingStepOf(
-  steps: Step[] | null | undefined,
+  steps: KeptStep[] | null | undefined,
   ownTestId?: string | null,
 ): FailingStep | undefined {
   const index = steps?.map(buildStep).findIndex((s) => s.outcome === 'failed') ?? -1;
@@ -195,7 +196,7 @@ function buildConsole(entry: ConsoleEntry): ReportConsoleError {
   };
 }
 
-function resultDuration(r: TestResult): number | null {
+function resultDuration(r: KeptTestResult): number | null {
   const time = numberOrNull(r.executionTime);
   if (time !== null) return time;
   if (validDate(r.dateExecutionStarted) && validDate(r.dateExecutionFinished)) {

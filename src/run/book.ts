@@ -6,6 +6,7 @@ import type { RunEvent, TriggerProblem } from './events.js';
 import { RESULT_KINDS, type Answer } from './kinds.js';
 import { classifyTestResult, suiteResultShortfall } from './outcome/outcome.js';
 import type { SuiteRun, TestRun, TestState, TriggerJob, Variant } from './types.js';
+import { keptResult, type KeptTestResult } from './kept-result.js';
 
 /** A remote result the engine may have to cancel. */
 export interface Remote {
@@ -239,7 +240,7 @@ export class RunBook {
   retried(test: TestRun, result: TestResult): TestState | 'running' {
     const state = classifyTestResult(result);
     if (test.result) test.attempts.push(test.result);
-    test.result = result;
+    test.result = keptResult(result);
     test.url = this.link('test', result._id);
     if (state !== 'failed') test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
     return state;
@@ -268,8 +269,8 @@ export class RunBook {
     run.endedAt = iso(this.clock.now());
   }
 
-  /** The run model of a test result; one still running counts as `ifRunning`. */
-  testRunOf(result: TestResult, ifRunning: TestState, name?: string): TestRun {
+  /** The run model of a kept test result; one still running counts as `ifRunning`. */
+  testRunOf(result: KeptTestResult, ifRunning: TestState, name?: string): TestRun {
     const state = classifyTestResult(result);
     const run: TestRun = {
       testId: refId(result.test),
@@ -287,7 +288,8 @@ export class RunBook {
   /** The one test of a test or file run whose `result` is over; a file's test keeps its name if the result has none. */
   testOf(handle: Handle, result: TestResult): TestRun {
     const { job } = handle;
-    return this.testRunOf(result, 'error', job.kind === 'file' ? result.name || job.name : undefined);
+    const name = job.kind === 'file' ? result.name || job.name : undefined;
+    return this.testRunOf(keptResult(result), 'error', name);
   }
 
   /** The test of a test or file run that ended without a usable result (error, timed out, cancelled). */
@@ -305,7 +307,7 @@ export class RunBook {
       testId: handle.run.testId ?? null,
       testName: name || named,
       state,
-      result: last,
+      result: last && keptResult(last),
       attempts: [],
       error,
       ...(last ? { url: this.link('test', last._id) } : {}),

@@ -1,6 +1,7 @@
 /** The run model `run/` hands to `report/`, `artifacts/` and the verdict: plain data, durations ms, dates ISO 8601. */
-import type { ExecuteOptions, SuiteResult, TestResult } from '../api/types.js';
+import type { ExecuteOptions, SuiteResult } from '../api/types.js';
 import type { RepoTest } from '../inputs/test-files.js';
+import type { KeptTestResult } from './kept-result.js';
 
 /** The state of one test result as the action saw it (docs/how-it-runs.md, "How results are counted"). */
 export type TestState = 'passed' | 'failed' | 'flaky' | 'timed-out' | 'cancelled' | 'error';
@@ -22,10 +23,10 @@ export interface TestRun {
   testId: string | null;
   testName: string;
   state: TestState;
-  /** The final test result (the last attempt); null when none could be had. */
-  result: TestResult | null;
-  /** Earlier attempts, oldest first. */
-  attempts: TestResult[];
+  /** The final test result (the last attempt), as kept; null when none could be had. */
+  result: KeptTestResult | null;
+  /** Earlier attempts, oldest first, as kept. */
+  attempts: KeptTestResult[];
   /** Why the state is `error` or `timed-out`: a short, redacted sentence. */
   error?: string;
   /** The result's web app page. */

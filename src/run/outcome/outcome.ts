@@ -42,7 +42,7 @@ const STATUS_CANCELLED = 8;
 
 /** The state of one test result as the service shows it; `running` while not over. docs/architecture.md. */
 export function classifyTestResult(
-  result: TestResult,
+  result: Pick<TestResult, 'passing' | 'status' | 'executionTime' | 'dateExecutionFinished'>,
 ): Exclude<TestState, 'flaky' | 'timed-out'> | 'running' {
   if (result.passing === true) return 'passed';
   if (result.passing === false) return 'failed';

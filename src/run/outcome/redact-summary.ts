@@ -1,6 +1,7 @@
 /** Removes secrets from the run model, field by field where one can be, before any report (docs/redaction.md). */
 import { createRedactor, REDACTED } from '../../api/redact.js';
-import type { ConsoleEntry, SuiteResult, TestResult } from '../../api/types.js';
+import type { ConsoleEntry, SuiteResult } from '../../api/types.js';
+import type { KeptTestResult } from '../kept-result.js';
 import type { RunSummary, SuiteRun, TestRun } from '../types.js';
 
 export interface Secrets {
@@ -31,7 +32,7 @@ function redactStrings(value: unknown, text: Redact): unknown {
 
 /** Private variables by name (however short the value); the others as free text (they may quote a secret). */
 function redactVariables(
-  variables: TestResult['variables'],
+  variables: KeptTestResult['variables'],
   text: Redact,
   privateNames: ReadonlySet<string>,
 ): void {
@@ -45,20 +46,18 @@ function redactComments(comments: unknown, text: Redact): void {
   for (const c of comments as Array<{ message: string }>) c.message = text(c.message);
 }
 
-function redactTestResult(result: TestResult, text: Redact, privateNames: ReadonlySet<string>): void {
+function redactTestResult(result: KeptTestResult, text: Redact, privateNames: ReadonlySet<string>): void {
   if (typeof result.name === 'string') result.name = text(result.name);
   if (result.test && typeof result.test === 'object' && typeof result.test.name === 'string') {
     result.test.name = text(result.test.name);
   }
-  for (const key of ['screenshot', 'screenshotCompare', 'video', 'error', 'extractions'] as const) {
+  for (const key of ['screenshot', 'screenshotCompare', 'video', 'error'] as const) {
     if (result[key] && typeof result[key] === 'object') redactStrings(result[key], text);
   }
   if (typeof result.startUrl === 'string') result.startUrl = text(result.startUrl);
   if (typeof result.endUrl === 'string') result.endUrl = text(result.endUrl);
-  if (Array.isArray(result.urls)) redactStrings(result.urls, text);
   if (Array.isArray(result.steps)) redactStrings(result.steps, text);
   if (Array.isArray(result.console)) for (const c of result.console) redactConsole(c, text);
-  redactComments(result.comments, text);
   if (result.variables && typeof result.variables === 'object') {
     redactVariables(result.variables, text, privateNames);
   }

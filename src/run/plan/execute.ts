@@ -76,7 +76,7 @@ export function browserFits(asked: string, shown: string): boolean {
  */
 export function variantFromResult(
   variant: Variant,
-  result: TestResult,
+  result: Pick<TestResult, 'browser' | 'region' | 'viewportSize'>,
   browsers?: string | string[],
 ): Variant {
   const v = { ...variant };
@@ -104,7 +104,7 @@ export function asArray<T extends Answer>(data: unknown): T[] {
 export function retryOptions(
   user: UserExecuteOptions,
   variant: Variant,
-  failed: TestResult | null,
+  failed: Pick<TestResult, 'variables'> | null,
 ): ExecuteOptions {
   const { dataFile: _dataFile, dataSource: _dataSource, maxConcurrentDataRows: _rows, ...rest } = user;
   const options: ExecuteOptions = { ...rest, immediate: true };

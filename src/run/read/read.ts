@@ -3,6 +3,7 @@ import { PAGE_SIZE } from '../../api/limits.js';
 import type { TestResult } from '../../api/types.js';
 import { messageOf } from '../../common/log.js';
 import type { EngineContext } from '../context.js';
+import { keptResult, type KeptTestResult } from '../kept-result.js';
 import { forEachPage, MAX_PAGES, type Paging } from './paging.js';
 
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
@@ -14,16 +15,17 @@ const RELISTS = 2;
 type ListContext = Pick<EngineContext, 'api' | 'clock' | 'emit' | 'waits'>;
 
 /**
- * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
- * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
+ * Every test result of a suite result, each once (the latest copy), as kept (each as its page is read);
+ * read again up to `RELISTS` times when it holds fewer than `expectedTests` or one twice. Null when the
+ * listing failed or was stopped.
  */
 export async function listSuiteTests(
   ctx: ListContext,
   suiteResultId: string,
   signal: AbortSignal,
   expectedTests: number | null = null,
-): Promise<TestResult[] | null> {
-  const byId = new Map<string, TestResult>();
+): Promise<KeptTestResult[] | null> {
+  const byId = new Map<string, KeptTestResult>();
   for (let listing = 0; ; listing++) {
     const once = await listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests);
     if (once === null) return byId.size > 0 && !signal.aborted ? [...byId.values()] : null;
@@ -47,8 +49,8 @@ async function listSuiteTestsOnce(
   suiteResultId: string,
   signal: AbortSignal,
   expectedTests: number | null,
-): Promise<{ results: TestResult[]; duplicates: boolean } | null> {
-  const byId = new Map<string, TestResult>();
+): Promise<{ results: KeptTestResult[]; duplicates: boolean } | null> {
+  const byId = new Map<string, KeptTestResult>();
   let duplicates = false;
   const readPage = async (paging: Paging): Promise<TestResult[]> => {
     for (let attempt = 0; ; attempt++) {
@@ -68,7 +70,7 @@ async function listSuiteTestsOnce(
   const visit = (page: TestResult[]): void => {
     for (const result of page) {
       if (byId.has(result._id)) duplicates = true;
-      else byId.set(result._id, result);
+      else byId.set(result._id, keptResult(result));
     }
   };
   // The pages the count announces go at once, with the page that must come back short (the last page, or an

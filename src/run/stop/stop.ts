@@ -10,6 +10,7 @@ import { formatDuration } from '../../common/words.js';
 import { isSuiteResultOver, suiteTestCount } from '../outcome/outcome.js';
 import type { TestRun } from '../types.js';
 import { forEachPage, MAX_PAGES, type Paging } from '../read/paging.js';
+import { keptResult, type KeptTestResult } from '../kept-result.js';
 import { listSuiteTests } from '../read/read.js';
 
 type WatchClock = Pick<EngineContext, 'clock' | 'stopper' | 'book' | 'emit'>;
@@ -153,7 +154,7 @@ function markCancelled(
   book: RunBook,
   handle: Handle,
   answer: Answer | undefined,
-  results: TestResult[],
+  results: KeptTestResult[],
   reason: CancelReason,
 ): void {
   // A run started elsewhere was not cancelled (cancellable): the action only stopped following it.
@@ -186,7 +187,7 @@ export async function cancelActive(
   const overall = stopper.wrapUpSignal;
   const neverWait = reason === 'signal';
   const answers = new Map<string, Answer>();
-  const suiteTests = new Map<string, TestResult[]>();
+  const suiteTests = new Map<string, KeptTestResult[]>();
   const cancelOne = async (r: Remote): Promise<void> => {
     const signal = AbortSignal.any([
       overall,
@@ -196,11 +197,11 @@ export async function cancelActive(
     if (answer) answers.set(r.id, answer);
     if (r.type !== 'suite' || overall.aborted) return;
     // Every page, without waiting for the budget (the runner kills the process soon after a cancel).
-    const byId = new Map<string, TestResult>();
+    const byId = new Map<string, KeptTestResult>();
     const list = (paging: Paging): Promise<TestResult[]> =>
       ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait });
     // A failed page keeps the tests read so far (none: the run shows as cancelled).
-    await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES).catch(
+    await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, keptResult(t))), MAX_PAGES).catch(
       () => undefined,
     );
     suiteTests.set(r.id, [...byId.values()]);

@@ -4,8 +4,8 @@
  * Deterministic: ids and dates come from counters and a fixed clock, never from randomness.
  */
 import { refId } from '../../../src/api/refs.js';
-import type * as Action from '../../../src/api/types.js';
 import type { ConsoleEntry, ImageRef, Step, SuiteResult, TestResult } from '../../../emulator/api-types.js';
+import type { KeptTestResult } from '../../../src/run/kept-result.js';
 import type { RunSummary, SuiteRun, TestRun, TestState, Variant } from '../../../src/run/types.js';
 import { runSummary, testResult } from '../../support/run-factories.js';
 
@@ -196,7 +196,7 @@ export class Fixtures {
     id: string,
     suiteId: string,
     suiteName: string,
-    results: Action.TestResult[],
+    results: KeptTestResult[],
     opts: { cancelled?: boolean } = {},
   ): SuiteResult {
     const passing = results.filter((r) => r.passing === true).length;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Remote } from '../../../src/run/book.js';
 import { RunBook, runBaseOf, slug } from '../../../src/run/book.js';
+import { keptResult } from '../../../src/run/kept-result.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import type { TriggerJob } from '../../../src/run/types.js';
 import { suiteResult, testResult } from '../../support/run-factories.js';
@@ -287,7 +288,7 @@ describe('the test of a result', () => {
       testId: 't1',
       testName: 'Last',
       state: 'timed-out',
-      result: last,
+      result: keptResult(last),
       attempts: [],
       error: 'Still running.',
       url: `${APP}/results/r9`,
@@ -314,7 +315,7 @@ describe('a re-run of a failed test', () => {
       expect(book.retried(test, again)).toBe(rerun);
       expect(test.state).toBe(state);
       expect(test.attempts).toEqual([first]);
-      expect(test.result).toBe(again);
+      expect(test.result).toEqual(keptResult(again));
       expect(test.url).toBe(`${APP}/results/again`);
     },
   );
