@@ -74886,8 +74886,64 @@ const RESULT_KINDS = {
     },
 };
 
+;// CONCATENATED MODULE: ./src/run/kept-result.ts
+/**
+ * The fields of `result` the action reads after the run, as the service answered them (an absent one is
+ * `undefined`); of the test reference its id and name. Built as one literal so that every kept result
+ * shares one shape (V8 keeps such objects compact). Never throws on odd service data.
+ */
+function keptResult(result) {
+    const r = result;
+    const test = r.test && typeof r.test === 'object' ? { _id: r.test._id, name: r.test.name } : r.test;
+    return {
+        _id: r._id,
+        name: r.name,
+        suiteResult: r.suiteResult,
+        test,
+        browser: r.browser,
+        region: r.region,
+        startUrl: r.startUrl,
+        endUrl: r.endUrl,
+        steps: Array.isArray(r.steps) ? r.steps.map(keptStep) : r.steps,
+        passing: r.passing,
+        status: r.status,
+        console: r.console,
+        dateExecutionStarted: r.dateExecutionStarted,
+        dateExecutionFinished: r.dateExecutionFinished,
+        executionTime: r.executionTime,
+        error: r.error,
+        screenshot: r.screenshot,
+        screenshotCompare: r.screenshotCompare,
+        screenshotCompareBaselineResult: r.screenshotCompareBaselineResult,
+        screenshotCompareDifference: r.screenshotCompareDifference,
+        screenshotComparePassing: r.screenshotComparePassing,
+        screenshotCompareThreshold: r.screenshotCompareThreshold,
+        variables: r.variables,
+        video: r.video,
+        viewportSize: r.viewportSize,
+    };
+}
+function keptStep(step) {
+    if (!step || typeof step !== 'object')
+        return step;
+    return {
+        sequence: step.sequence,
+        command: step.command,
+        target: step.target,
+        value: step.value,
+        condition: step.condition,
+        optional: step.optional,
+        private: step.private,
+        passing: step.passing,
+        url: step.url,
+        error: step.error,
+        extra: step.extra,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/book.ts
 /** The run book: the one writer of the records of an engine run (`SuiteRun`, `TestRun`, `Handle`, `Remote`). */
+
 
 
 
@@ -75065,7 +75121,7 @@ class RunBook {
         const state = (0,outcome/* classifyTestResult */.AI)(result);
         if (test.result)
             test.attempts.push(test.result);
-        test.result = result;
+        test.result = keptResult(result);
         test.url = this.link('test', result._id);
         if (state !== 'failed')
             test.state = state === 'passed' ? 'flaky' : state === 'running' ? 'error' : state;
@@ -75095,7 +75151,7 @@ class RunBook {
         handle.done = true;
         run.endedAt = iso(this.clock.now());
     }
-    /** The run model of a test result; one still running counts as `ifRunning`. */
+    /** The run model of a kept test result; one still running counts as `ifRunning`. */
     testRunOf(result, ifRunning, name) {
         const state = (0,outcome/* classifyTestResult */.AI)(result);
         const run = {
@@ -75115,7 +75171,8 @@ class RunBook {
     /** The one test of a test or file run whose `result` is over; a file's test keeps its name if the result has none. */
     testOf(handle, result) {
         const { job } = handle;
-        return this.testRunOf(result, 'error', job.kind === 'file' ? result.name || job.name : undefined);
+        const name = job.kind === 'file' ? result.name || job.name : undefined;
+        return this.testRunOf(keptResult(result), 'error', name);
     }
     /** The test of a test or file run that ended without a usable result (error, timed out, cancelled). */
     standInTest(handle, last, state, error, name = last?.name) {
@@ -75125,7 +75182,7 @@ class RunBook {
             testId: handle.run.testId ?? null,
             testName: name || named,
             state,
-            result: last,
+            result: last && keptResult(last),
             attempts: [],
             error,
             ...(last ? { url: this.link('test', last._id) } : {}),
@@ -75384,13 +75441,15 @@ async function forEachPage(read, visit, maxPages = Infinity, atOnce = 1) {
 
 
 
+
 /** Attempts at each page of a suite result's tests before the listing counts as failed. */
 const PAGE_ATTEMPTS = 3;
 /** Times a suite result's list of test results is read again when it disagrees with its counts. */
 const RELISTS = 2;
 /**
- * Every test result of a suite result, each once (the latest copy); read again up to `RELISTS` times
- * when it holds fewer than `expectedTests` or one twice. Null when the listing failed or was stopped.
+ * Every test result of a suite result, each once (the latest copy), as kept (each as its page is read);
+ * read again up to `RELISTS` times when it holds fewer than `expectedTests` or one twice. Null when the
+ * listing failed or was stopped.
  */
 async function listSuiteTests(ctx, suiteResultId, signal, expectedTests = null) {
     const byId = new Map();
@@ -75439,7 +75498,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
             if (byId.has(result._id))
                 duplicates = true;
             else
-                byId.set(result._id, result);
+                byId.set(result._id, keptResult(result));
         }
     };
     // The pages the count announces go at once, with the page that must come back short (the last page, or an
@@ -75458,6 +75517,7 @@ async function listSuiteTestsOnce(ctx, suiteResultId, signal, expectedTests) {
 // EXTERNAL MODULE: ./src/run/stop/deadline.ts
 var deadline = __nccwpck_require__(22800);
 ;// CONCATENATED MODULE: ./src/run/stop/stop.ts
+
 
 
 
@@ -75621,7 +75681,7 @@ async function cancelActive(ctx, triggering, cancelTimeoutMs, reason) {
         const byId = new Map();
         const list = (paging) => ctx.api.listSuiteResultTestResults(r.id, paging, { signal: overall, neverWait });
         // A failed page keeps the tests read so far (none: the run shows as cancelled).
-        await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, t)), MAX_PAGES).catch(() => undefined);
+        await forEachPage(list, (page) => page.forEach((t) => byId.set(t._id, keptResult(t))), MAX_PAGES).catch(() => undefined);
         suiteTests.set(r.id, [...byId.values()]);
     };
     const first = book.cancellable();
@@ -76999,7 +77059,7 @@ function redactTestResult(result, text, privateNames) {
     if (result.test && typeof result.test === 'object' && typeof result.test.name === 'string') {
         result.test.name = text(result.test.name);
     }
-    for (const key of ['screenshot', 'screenshotCompare', 'video', 'error', 'extractions']) {
+    for (const key of ['screenshot', 'screenshotCompare', 'video', 'error']) {
         if (result[key] && typeof result[key] === 'object')
             redactStrings(result[key], text);
     }
@@ -77007,14 +77067,11 @@ function redactTestResult(result, text, privateNames) {
         result.startUrl = text(result.startUrl);
     if (typeof result.endUrl === 'string')
         result.endUrl = text(result.endUrl);
-    if (Array.isArray(result.urls))
-        redactStrings(result.urls, text);
     if (Array.isArray(result.steps))
         redactStrings(result.steps, text);
     if (Array.isArray(result.console))
         for (const c of result.console)
             redactConsole(c, text);
-    redactComments(result.comments, text);
     if (result.variables && typeof result.variables === 'object') {
         redactVariables(result.variables, text, privateNames);
     }
@@ -78416,10 +78473,12 @@ async function main_run(world = processDeps()) {
 
 
 
-// The young generation keeps its first size. Node 24's V8 doubles it under a burst of answers up to two
-// 64-MiB halves, which a step keeps for good: a 10,000-result run peaked near 350 MB for some 40 MB of live
-// results (docs/performance.md, "Memory"). The flag is read each time the heap would grow it.
+// The heap stays near what the step holds (docs/performance.md, "Memory"). Node 24's V8 doubles the young
+// generation under a burst of answers up to two 64-MiB halves and keeps them; it lets the old generation
+// fill with garbage up to several times what is live before collecting it. Both flags are read each time
+// the heap would grow (`node --v8-options`), so setting them at the start is enough.
 (0,external_node_v8_namespaceObject.setFlagsFromString)('--semi-space-growth-factor=1');
+(0,external_node_v8_namespaceObject.setFlagsFromString)('--heap-growing-percent=20');
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
 // it exits 0 only with a verdict written that passed. Every other end fails it (docs/architecture.md).

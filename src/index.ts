@@ -4,10 +4,12 @@ import { exitCodeAfterRun, guardProcess, StepProgress } from './action/boundary.
 import { isPostStep, POST_FLAG, POST_STEP_LIMIT_MS, runPost } from './action/post.js';
 import { run } from './main.js';
 
-// The young generation keeps its first size. Node 24's V8 doubles it under a burst of answers up to two
-// 64-MiB halves, which a step keeps for good: a 10,000-result run peaked near 350 MB for some 40 MB of live
-// results (docs/performance.md, "Memory"). The flag is read each time the heap would grow it.
+// The heap stays near what the step holds (docs/performance.md, "Memory"). Node 24's V8 doubles the young
+// generation under a burst of answers up to two 64-MiB halves and keeps them; it lets the old generation
+// fill with garbage up to several times what is live before collecting it. Both flags are read each time
+// the heap would grow (`node --v8-options`), so setting them at the start is enough.
 setFlagsFromString('--semi-space-growth-factor=1');
+setFlagsFromString('--heap-growing-percent=20');
 
 // One bundle for both steps of action.yml: the main step marks the state, so the post step knows itself.
 // The step ends when run() returns, even if an extra stopped at its time limit still holds a socket open;
