@@ -76485,7 +76485,7 @@ function pacedHints(clock, signal, read) {
 const POLL_BACKOFF_CAP_MS = 10_000;
 /** Shortest wait between two ticks, ms; each tick adds up to `TICK_JITTER_MS` at random. */
 const TICK_MS = 850;
-const TICK_JITTER_MS = 300;
+const TICK_JITTER_MS = 150;
 /** A run the list has not shown this long after its trigger is read on its own once, ms. */
 const UNSEEN_AFTER_MS = 2_000;
 /** A list not answered within this time counts as failed, ms. */

@@ -44,8 +44,13 @@ const hundred: RunSpec[] = Array.from({ length: 100 }, (_, i) =>
 const small = suiteOf('small', 30_000, 31_500, 33_000);
 /** One suite of 50 tests of 20 s, all running at once. */
 const wide = suiteOf('wide', ...Array.from({ length: 50 }, () => 20_000));
-/** Lone tests of 9–28 s, one after the other. */
-const lone = Array.from({ length: 20 }, (_, i) => testOf(`lone-${i}`, 9_000 + Math.round(i * 1_013.7)));
+/** Lone tests of 9–28 s, one after the other: enough of them for a p95 that the tick decides. */
+const lone = Array.from({ length: 60 }, (_, i) =>
+  testOf(`lone-${i}`, 9_000 + Math.round((i * 337.9) % 19_000)),
+);
+
+/** What a lone run's lag leaves for the service's answers (on virtual time they take none), ms. */
+const ANSWERS_ALLOWANCE_MS = 100;
 
 /** Every run of every process ended with all its tests passed. */
 const failedRuns = (f: WatchFigures): number =>
@@ -92,7 +97,7 @@ describe('processes sharing one account', () => {
     expect(f.rateLimited).toBe(0);
   });
 
-  it('a lone run on a quiet account: lag p95 ≤ 1 s, at most one request more than a read every tick', async () => {
+  it('a lone run on a quiet account: lag p95 ≤ 1 s with 0.1 s left for the answers, at most one request more than a read every tick', async () => {
     const lags: number[] = [];
     for (const spec of lone) {
       const f = await runProcesses(bed, [[spec]]);
@@ -101,7 +106,8 @@ describe('processes sharing one account', () => {
       const ms = spec.durationsMs[0]!;
       expect(f.requests, spec.id).toBeLessThanOrEqual(1 + Math.ceil(ms / TICK_MS) + 1 + 1);
     }
-    expect(percentile(lags, 95)).toBeLessThanOrEqual(1_000);
+    // Virtual time answers at once; the real service's answers (a read, then the result) take the rest.
+    expect(percentile(lags, 95)).toBeLessThanOrEqual(1_000 - ANSWERS_ALLOWANCE_MS);
   });
 });
 
