@@ -24,7 +24,7 @@ export const RESULT_KINDS: Readonly<Record<'suite' | 'test', ResultKind>> = {
   },
   test: {
     read: (api, id, opts) => api.getTestResult(id, opts),
-    isOver: (result) => classifyTestResult(result as TestResult) !== 'running',
+    isOver: (result) => classifyTestResult(result) !== 'running',
     cancel: (api, id, opts) => api.cancelTestResult(id, opts),
     page: 'results',
   },
