@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { RateBudget } from '../../../src/api/budget.js';
 import { runPlan } from '../../../src/run/engine.js';
+import { TICK_JITTER_MS, TICK_MS } from '../../../src/run/follow/watcher.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { decideVerdict } from '../../../src/run/outcome/outcome.js';
 import { collectingLog, runPlanOf } from '../../support/run-factories.js';
@@ -199,6 +200,19 @@ describe('runPlan against the emulator', () => {
     } finally {
       world.emulator.setScenario('test-home', saved);
     }
+  });
+
+  it('leaves no wait of its own behind: the deadline watch and the heartbeat end with the run', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    const summary = await runPlan(plan({ suiteIds: ['suite-smoke'], timeoutMs: 1_800_000 }), {
+      api,
+      clock: world.clock,
+    });
+    expect(summary.interrupted).toBeUndefined();
+    // The virtual clock jumps to each wait still pending: the last one the engine left ends within a tick.
+    for (let i = 0; i < 500 && world.clock.pending > 0; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(world.clock.pending).toBe(0);
+    expect(world.clock.now() - Date.parse(summary.finishedAt)).toBeLessThanOrEqual(TICK_MS + TICK_JITTER_MS);
   });
 
   it('a result that answers "not found" just after its trigger is asked again, not given up', async () => {

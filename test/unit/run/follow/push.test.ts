@@ -108,6 +108,28 @@ describe('push', () => {
     expect(verdicts(push)).toEqual(verdicts(poll));
   });
 
+  it("the user's own webhook still gets each run beside the step's listener", async () => {
+    const own = await listener();
+    const user = await listener();
+    const told: string[] = [];
+    user.onHint((id) => told.push(id));
+    try {
+      const spec = lone(1);
+      setDurations(bed, spec);
+      const plan = planOf([spec]);
+      const userPlan = { ...plan, execute: { ...plan.execute, webhook: user.url } };
+      const summary = await runPlan(userPlan, { api: actionApi(bed).api, clock: bed.clock, push: own });
+      const run = summary.runs[0]!;
+      expect(run.endedAt).toBeDefined();
+      const record = bed.emulator.runs().find((r) => r.resultId === run.testResultId)!;
+      // Pushed: noticed at once, not at a tick.
+      expect(Date.parse(run.endedAt!) - record.finishedAt).toBeLessThanOrEqual(100);
+      expect(told).toEqual([run.testResultId]);
+    } finally {
+      await Promise.all([own.close(), user.close()]);
+    }
+  });
+
   it('lone tests, webhooks lost (a public URL nobody answers at): each noticed within 1.5 s of its end', async () => {
     const f = await measure(
       LONES.map((s) => [s]),
