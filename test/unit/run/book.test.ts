@@ -156,6 +156,9 @@ describe('the remote results followed', () => {
     expect(book.cancellable()).toEqual([own]);
     expect(book.activeCount()).toBe(2);
     expect(book.knownIds()).toEqual(new Set(['own', 'other']));
+    // One remote, one follower: a result is followed by its kind and id together.
+    expect([book.follows('suite', 'own'), book.follows('test', 'other')]).toEqual([true, true]);
+    expect([book.follows('test', 'own'), book.follows('test', 'elsewhere')]).toEqual([false, false]);
     book.release(own);
     book.release(own);
     expect(heard).toEqual([
@@ -273,6 +276,25 @@ describe('the test of a result', () => {
       error: 'The test result ended without a verdict.',
     });
     expect(book.testRunOf(testResult({ passing: false }), 'timed-out').error).toBeUndefined();
+  });
+
+  it("testOf: a test run's test is named by its result; a file run's by its result, else by the file's test", () => {
+    const { book } = newBook();
+    const test = book.start({ kind: 'test', testId: 't1' }, testResult(), {}, T0);
+    const file = book.start(fileJob('a.json', 0, 'Checkout'), testResult(), {}, T0);
+    const named = testResult({ name: 'From the answer', test: { _id: 't1', name: 'Stored' } as never });
+    const unnamed = testResult({ name: '', test: { _id: 't1', name: 'Stored' } as never });
+    expect(book.testOf(test, named).testName).toBe('From the answer');
+    expect(book.testOf(test, unnamed).testName).toBe('Stored');
+    expect(book.testOf(file, named).testName).toBe('From the answer');
+    expect(book.testOf(file, unnamed).testName).toBe('Checkout');
+    // A result still running when its run ended is an error, not a test still going.
+    const running = testResult({
+      passing: undefined,
+      executionTime: undefined,
+      dateExecutionFinished: undefined,
+    });
+    expect(book.testOf(test, running).state).toBe('error');
   });
 
   it('standInTest: named by the last result, else by what was asked for; linked only with a result', () => {
