@@ -81,6 +81,8 @@ interface Watched {
   summary: RunSummary;
   /** Detail events, with the virtual time each was told at. */
   details: Array<{ atMs: number; message: string }>;
+  /** Remote result ids still followed at the end: an ended run's result is released. */
+  stillFollowed: Set<string>;
 }
 
 /** Runs `specs` in one engine run under emulator `faults`, with a client that does not retry. */
@@ -93,6 +95,7 @@ async function watchUnder(
   bed.emulator.resetLog();
   bed.emulator.setFaults(faults);
   const details: Watched['details'] = [];
+  const stillFollowed = new Set<string>();
   try {
     const api = bed.client({
       apiKey: WATCH_KEY,
@@ -110,9 +113,10 @@ async function watchUnder(
         onEvent: (e) => {
           if (e.type === 'detail') details.push({ atMs: bed.clock.now(), message: e.message });
         },
+        onRemote: (r) => void (r.active ? stillFollowed.add(r.id) : stillFollowed.delete(r.id)),
       },
     );
-    return { summary, details };
+    return { summary, details, stillFollowed };
   } finally {
     bed.emulator.setFaults('');
   }
@@ -133,6 +137,8 @@ describe('a run whose own reads keep failing', () => {
     const run = w.summary.runs[0]!;
     expect(run.error).toMatch(/could not be read/);
     expect(run.tests[0]!.state).toBe('error');
+    // Given up is ended: its result is no longer followed (nor cancelled later as if still running).
+    expect(w.stillFollowed).toEqual(new Set());
   });
 
   it('a suite result given up keeps the tests it has, with no stand-in test', async () => {
@@ -352,6 +358,7 @@ describe('a suite result whose test results cannot be listed', () => {
     const run = w.summary.runs[0]!;
     expect(run.error).toBe('The test results of the suite result could not be listed.');
     expect(run.endedAt).toBeDefined();
+    expect(w.stillFollowed).toEqual(new Set());
   });
 });
 
