@@ -347,16 +347,17 @@ export class Engine {
     const sr = this.store.suiteResults.get(id);
     const meta = this.store.suiteResultMeta.get(id);
     if (!sr || !meta || sr.dateExecutionFinished) return;
-    const results = meta.resultIds.map((r) => this.store.results.get(r)!);
-    sr.countPassing = results.filter((r) => r.passing === true).length;
-    sr.countFailing = results.filter((r) => r.passing === false).length;
-    sr.countUnknown = meta.expected - sr.countPassing - sr.countFailing;
-    sr.countScreenshotComparePassing = results.filter((r) => r.screenshotComparePassing === true).length;
-    sr.countScreenshotCompareFailing = results.filter((r) => r.screenshotComparePassing === false).length;
-    sr.countScreenshotCompareUnknown =
-      meta.expected - sr.countScreenshotComparePassing - sr.countScreenshotCompareFailing;
-    const ended =
-      results.length === meta.expected && meta.resultIds.every((r) => this.store.resultMeta.get(r)!.finished);
+    const n = { true: 0, false: 0, compareTrue: 0, compareFalse: 0, finished: 0 };
+    for (const id of meta.resultIds) {
+      const { passing, screenshotComparePassing: compare } = this.store.results.get(id)!;
+      if (passing !== null) n[`${passing}`] += 1;
+      if (compare !== null) n[`compare${compare ? 'True' : 'False'}`] += 1;
+      if (this.store.resultMeta.get(id)!.finished) n.finished += 1;
+    }
+    [sr.countPassing, sr.countFailing, sr.countUnknown] = [n.true, n.false, meta.expected - n.true - n.false];
+    [sr.countScreenshotComparePassing, sr.countScreenshotCompareFailing] = [n.compareTrue, n.compareFalse];
+    sr.countScreenshotCompareUnknown = meta.expected - n.compareTrue - n.compareFalse;
+    const ended = meta.resultIds.length === meta.expected && n.finished === meta.expected;
     if (!ended && !meta.cancelled) return;
     const now = this.clock.now();
     sr.dateExecutionFinished = iso(now);

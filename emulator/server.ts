@@ -204,7 +204,7 @@ function send(
   if (raw.length > 1024 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     res
       .writeHead(status, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' })
-      .end(gzipSync(raw));
+      .end(gzipSync(raw, { level: 1 }));
   } else {
     res.writeHead(status, headers).end(raw);
   }

@@ -71,7 +71,8 @@ export class VirtualClock implements Clock {
     if (signal?.aborted || !(ms > 0)) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const onAbort = (): void => {
-        this.sleepers = this.sleepers.filter((s) => s !== entry);
+        const at = this.sleepers.indexOf(entry);
+        if (at >= 0) this.sleepers.splice(at, 1);
         this.changed();
         resolve();
       };
@@ -83,7 +84,7 @@ export class VirtualClock implements Clock {
           resolve();
         },
       };
-      this.sleepers.push(entry);
+      this.sleepers.splice(this.insertionPoint(entry.at), 0, entry);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.changed();
     });
@@ -180,17 +181,29 @@ export class VirtualClock implements Clock {
     }
   }
 
+  /**
+   * Where a wait due at `at` goes in `sleepers`, kept in the order they wake (due time, then registration):
+   * after every wait due at or before `at`, since it was registered last.
+   */
+  private insertionPoint(at: number): number {
+    let low = 0;
+    let high = this.sleepers.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.sleepers[mid]!.at <= at) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   private earliest(): Sleeper | undefined {
-    let best: Sleeper | undefined;
-    for (const s of this.sleepers)
-      if (!best || s.at < best.at || (s.at === best.at && s.seq < best.seq)) best = s;
-    return best;
+    return this.sleepers[0];
   }
 
   /** Wakes every wait due by now, in order, one event-loop turn apart. */
   private async wakeDue(): Promise<void> {
     for (let next = this.earliest(); next && next.at <= this.time; next = this.earliest()) {
-      this.sleepers = this.sleepers.filter((s) => s !== next);
+      this.sleepers.shift();
       this.changes += 1;
       next.resolve();
       await turn();
