@@ -71,6 +71,9 @@ describe('fail-fast', () => {
       expect(t.state).toBe('cancelled');
       expect(t.error).toBe('Cancelled by fail-fast: another test failed.');
     }
+    expect(events.filter((e) => e.type === 'cancelling')).toEqual([
+      { type: 'cancelling', count: 3, late: false, reason: 'fail-fast' },
+    ]);
     const ff = events.find((e) => e.type === 'fail-fast');
     expect(ff).toMatchObject({ type: 'fail-fast', test: { testName: 'Pay by card' }, others: 3 });
     const verdict = decideVerdict(summary, POLICY);

@@ -68,9 +68,9 @@ describe('a workflow cancel', () => {
     const home = suite.tests.find((t) => t.testName === 'Home page loads')!;
     expect(home.error).toBe('Cancelled with the workflow.');
     expect(suite.tests.find((t) => t.testName === 'Login works')!.error).toBeUndefined();
-    // The suite result as the cancel answered it: over, without a verdict.
-    expect(suite.suiteResult?._id).toBe(suite.suiteResultId);
-    expect(suite.suiteResult?.passing ?? null).toBeNull();
+    // The suite result as the cancel answered it: over, without a verdict; a test run has none.
+    expect(suite.suiteResult).toMatchObject({ _id: suite.suiteResultId, passing: null, status: 8 });
+    expect(test.suiteResult).toBeUndefined();
     expect(test.tests).toHaveLength(1);
     expect(test.tests[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled with the workflow.' });
     // The test result as the cancel answered it (status 8: cancelled), not as last polled.
@@ -90,6 +90,45 @@ describe('a workflow cancel', () => {
     ]);
     expect(run!.cancelled).toBe(true);
     expect(run!.tests[0]!.state).toBe('cancelled');
+  });
+});
+
+describe('a workflow cancel, other runs', () => {
+  it('a run started elsewhere (result-ids) is not cancelled: only no longer followed, and says so', async () => {
+    const { summary: elsewhere } = await runInWorld(world, API_KEY, { testIds: ['test-home'], wait: false });
+    const id = elsewhere.runs[0]!.testResultId!;
+    world.emulator.resetLog();
+    const { summary } = await runInWorld(
+      world,
+      API_KEY,
+      { resultIds: [{ type: 'test', id }] },
+      { signal: cancelAfter(5_000) },
+    );
+    expect(cancelRequests()).toEqual([]);
+    const [run] = summary.runs;
+    expect(run!.cancelled).toBe(false);
+    const error =
+      'Not followed further and not cancelled: started elsewhere (result-ids), it is only waited for.';
+    expect(run!.error).toBe(error);
+    expect(run!.tests.map((t) => [t.state, t.error])).toEqual([['cancelled', error]]);
+    await world.client({ apiKey: API_KEY }).cancelTestResult(id);
+  });
+
+  it('a run its execute starts after the cancel is cancelled too, told as a late cancel', async () => {
+    // The execute is answered 2 s after it is sent; the cancel comes at 1 s and gives it 1.5 s.
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=2000');
+    const { summary, events } = await runInWorld(
+      world,
+      API_KEY,
+      { testIds: ['test-home'] },
+      { signal: cancelAfter(1_000) },
+    );
+    expect(events.filter((e) => e.type === 'cancelling')).toEqual([
+      { type: 'cancelling', count: 1, late: true },
+    ]);
+    const [run] = summary.runs;
+    expect(cancelRequests()).toEqual([run!.testResultId]);
+    expect(run).toMatchObject({ cancelled: true, error: 'Cancelled with the workflow.' });
   });
 });
 
@@ -191,6 +230,34 @@ describe('the deadline, with what could not be read', () => {
     }
   });
 
+  it('a suite result that had passed, or was cancelled elsewhere, with its list unread: the error says which', async () => {
+    world.emulator.setFaults('route=GET /v1/suite-results/*/results:slow,delay=200000');
+    const api = world.client({ apiKey: API_KEY });
+    try {
+      const passed = await runInWorld(world, API_KEY, { suiteIds: ['suite-visual'] });
+      expect(passed.summary.runs[0]!.error).toBe(
+        'The suite result had ended (passed), but its list of test results was not read before the timeout (2 min 00 s).',
+      );
+      // The smoke suite never ends by itself: someone cancels it 5 s after it starts.
+      const cancelled = await runInWorld(
+        world,
+        API_KEY,
+        { suiteIds: ['suite-smoke'] },
+        {
+          onEvent: (e) => {
+            if (e.type === 'run-started')
+              void world.clock.sleep(5_000).then(() => api.cancelSuiteResult(e.resultIds[0]!));
+          },
+        },
+      );
+      expect(cancelled.summary.runs[0]!.error).toBe(
+        'The suite result had ended (cancelled), but its list of test results was not read before the timeout (2 min 00 s).',
+      );
+    } finally {
+      await world.clock.sleep(200_000);
+    }
+  });
+
   it('a test result never read: an error "could not be read", its one test in error and told, never still running', async () => {
     // Every read of the test result is answered only after 200 s; no cancel answers at the deadline.
     world.emulator.setFaults('route=GET /v1/results/*:slow,delay=200000');
@@ -275,6 +342,44 @@ describe('the deadline speaks only for runs read', () => {
     }
   });
 
+  it('a suite result no read answered: the error, and no test made up for it', async () => {
+    // Every read of the suite result is answered only after 200 s; nothing is cancelled at the deadline.
+    world.emulator.setFaults('route=GET /v1/suite-results/*:slow,delay=200000');
+    try {
+      const { summary } = await runInWorld(world, API_KEY, {
+        suiteIds: ['suite-smoke'],
+        timeoutMs: 8_000,
+        cancelOnTimeout: false,
+      });
+      const [run] = summary.runs;
+      expect(run!.error).toMatch(/^Its result (was not|could not be) read before the timeout \(8\.0 s\)\.$/);
+      expect(run!.tests).toEqual([]);
+      await world.client({ apiKey: API_KEY }).cancelSuiteResult(run!.suiteResultId!);
+    } finally {
+      await world.clock.sleep(200_000);
+    }
+  });
+
+  it('a cancel answer showing the run still going is a read: timed out and cancelled, its test named by it', async () => {
+    const { summary } = await runInWorld(
+      world,
+      API_KEY,
+      { testIds: ['test-home'], execute: twoBrowsers, timeoutMs: 8_000 },
+      { api: lyingList() },
+    );
+    expect(cancelRequests()).toHaveLength(2);
+    for (const run of summary.runs) {
+      expect(run).toMatchObject({
+        timedOut: true,
+        cancelled: true,
+        error: 'Still running at the timeout (8.0 s); cancelled.',
+      });
+      expect(run.tests.map((t) => [t.testName, t.state, t.result?._id, t.result?.status])).toEqual([
+        ['Home page loads', 'timed-out', run.testResultId, 8],
+      ]);
+    }
+  });
+
   it('the cancel answers at the deadline are results: runs that had failed are taken as failed', async () => {
     // The runs fail within seconds, but the list keeps showing them running: no own read before the deadline.
     const t0 = world.clock.now();
@@ -333,6 +438,21 @@ describe('the deadline speaks only for runs read', () => {
 });
 
 describe('the heartbeat', () => {
+  it('says nothing while the runs are still being triggered and none is going yet', async () => {
+    const t0 = world.clock.now();
+    // The execute is answered after 30 s; the test then runs until the deadline.
+    world.emulator.setFaults('route=POST /v1/tests/*/execute:slow,delay=30000');
+    const { events } = await runInWorld(
+      world,
+      API_KEY,
+      { testIds: ['test-home'], timeoutMs: 45_000 },
+      { heartbeatMs: 10_000, startedAtMs: t0 },
+    );
+    expect(events.filter((e) => e.type === 'heartbeat')).toEqual([
+      { type: 'heartbeat', running: 1, finishedTests: 0, elapsedMs: 40_000 },
+    ]);
+  });
+
   it('tells the runs going and the tests finished, every period, from the start of the action', async () => {
     const t0 = world.clock.now();
     // The login test passes after 3 s; the smoke suite runs until the deadline.
