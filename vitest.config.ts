@@ -7,9 +7,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - `slow`: the whole action end to end (`test/e2e/`), the other files that start processes (the emulator's
  *   CLI, fake tunnel agents, other clients, the import lint), and the in-process files that take longest
  *   (virtual time over thousands of results, the official client's whole surface, real-time bounds);
- * - `chromium`: the files that drive Chromium, two at a time once the others are done, so that only the
- *   browser files share the cores (one browser file per core).
- * `npm test` runs all three.
+ * - `chromium`: the files that drive Chromium, with longer time limits and waits for a condition scaled
+ *   (`BROWSER_WAIT_SCALE`), since they share the cores with the slow files.
+ * `npm test` runs all three at once.
  */
 const CHROMIUM = ['test/emulator/browser/**/*.test.ts', 'test/e2e/tunnel.test.ts'];
 
@@ -37,16 +37,24 @@ const SLOW = [
 ];
 
 /**
- * vitest runs the projects of one group in the order of their names, each project's files longest first
- * (by the durations it cached on an earlier run, else the largest files first): the `slow` project's files
- * start first here, so that its longest files (minutes with a busy CPU) do not start last and decide the wall
- * time of `npm test` while the short `fast` ones fill the gaps.
+ * The order files start in (vitest runs every project at once, each project's files longest first by the
+ * durations it cached on an earlier run, else the largest files first; a worker takes the next file as
+ * it becomes free). The Chromium files spend most of their time waiting on the browser and the slow files
+ * keep the cores busy, so they run side by side: the two longest Chromium files first, then the slow
+ * files with the other Chromium files spread among them, one at a time, then the fast ones. Most of the
+ * time two browser files share the machine with two others.
  */
-class SlowProjectFirst extends BaseSequencer {
+class ChromiumBesideSlow extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const slow = (file: TestSpecification) => file.project.name === 'slow';
-    return [...sorted.filter(slow), ...sorted.filter((file) => !slow(file))];
+    const of = (name: string) => sorted.filter((file) => file.project.name === name);
+    const [browser, slow, fast] = [of('chromium'), of('slow'), of('fast')];
+    const [first, rest] = [browser.slice(0, 2), browser.slice(2)];
+    const every = Math.ceil(slow.length / (rest.length + 1));
+    const spread = slow.flatMap((file, i) =>
+      (i + 1) % every === 0 && rest.length > 0 ? [file, rest.shift()!] : [file],
+    );
+    return [...first, ...spread, ...rest, ...fast];
   }
 }
 
@@ -59,7 +67,11 @@ export default defineConfig({
     // computing: four files at once keeps a 2-core machine busy without straining the tests' time bounds.
     // vitest's own `VITEST_MAX_WORKERS` variable overrides it.
     maxWorkers: 4,
-    sequence: { sequencer: SlowProjectFirst },
+    // Each worker imports the modules once for all the files it runs, not once per file: most files take
+    // less time to run than to import. No test file keeps module state another reads (the mutation runs,
+    // which run the same way, rely on it too); each world, emulator and browser is the file's own.
+    isolate: false,
+    sequence: { sequencer: ChromiumBesideSlow },
     projects: [
       {
         extends: true,
@@ -67,10 +79,6 @@ export default defineConfig({
           name: 'fast',
           include: ['test/**/*.test.ts'],
           exclude: [...SLOW, ...CHROMIUM],
-          // Each worker imports the modules once for all its files, not once per file: most of these files
-          // take less time to run than to import. Their tests share no module state (as the mutation runs,
-          // which run this way too, rely on).
-          isolate: false,
         },
       },
       {
@@ -86,8 +94,6 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: CHROMIUM,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
           // A bound against a hang, not a speed goal: with both cores busy a file's start-up (a browser, a
           // whole demo run) takes minutes.
           testTimeout: 180_000,

@@ -54,7 +54,10 @@ export function chromiumAvailable(path: string = defaultChromiumPath()): boolean
   return existsSync(path);
 }
 
-/** Chromium flags: headless, no sandbox (containers), and no background traffic of its own. */
+/**
+ * Chromium flags: headless, no sandbox (containers), no background traffic of its own, and one renderer
+ * process for all pages (each run's context still has its own storage; a process per run cost more CPU).
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -63,6 +66,7 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  '--renderer-process-limit=1',
 ];
 
 export interface BrowserExecutorOptions {
