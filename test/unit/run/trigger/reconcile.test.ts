@@ -9,9 +9,11 @@ import { runPlan, type RunPlan } from '../../../../src/run/engine.js';
 import type { RunEvent } from '../../../../src/run/events.js';
 import {
   CLOCK_SKEW_MS,
+  findTriggeredRuns,
   matchTriggered,
   mayHaveStarted,
   variantFit,
+  type LookupRequest,
 } from '../../../../src/run/trigger/reconcile.js';
 import { ApiError } from '../../../../src/api/errors.js';
 import { mayHaveStartedAmong } from '../../../../src/run/stop/deadline.js';
@@ -349,6 +351,40 @@ describe('matchTriggered', () => {
     // Any other error was answered: nothing to look for, whether sent or not.
     expect(mayHaveStarted(err('SERVER_ERROR', 1, true))).toBe(false);
     expect(mayHaveStarted(new Error('x'))).toBe(false);
+    // Only the client's own errors say what was sent: anything else shaped like one is not.
+    expect(mayHaveStarted({ errorType: 'TRIGGER_UNCERTAIN' })).toBe(false);
+    expect(mayHaveStarted(null)).toBe(false);
+  });
+
+  it('a field shown as something other than text (a browser or region as a number) is no proof either way', () => {
+    const odd = {
+      _id: 'r',
+      dateCreated: new Date(at).toISOString(),
+      browser: 7,
+      region: 5,
+    } as unknown as SuiteResult;
+    expect(variantFit(odd, { browser: 'chrome' })).toBe('unknown');
+    expect(variantFit(odd, { region: 'eu-west-1' })).toBe('unknown');
+    expect(variantFit(odd, { variables: { PIN: '42' } })).toBe('unknown');
+  });
+
+  it("an entry of the list that is no result is skipped; a start URL shown differently is never the trigger's", () => {
+    const found = matchTriggered(
+      [
+        null as unknown as SuiteResult,
+        result('other', 100, 'https://b.test/'),
+        result('same', 200, 'https://a.test/'),
+      ],
+      {
+        job,
+        options: { startUrl: 'https://a.test/' },
+        triggeredAtMs: at,
+        expected: 1,
+        known: new Set(),
+        organizationId: null,
+      },
+    );
+    expect(found.map((c) => [c.result._id, c.fit])).toEqual([['same', 'match']]);
   });
 });
 
@@ -419,6 +455,88 @@ describe('the lookup after a lost answer', () => {
     expect(found).toEqual([
       { type: 'runs-found', label: 'test test-home', resultIds: summary.runs.map((r) => r.testResultId) },
     ]);
+  });
+});
+
+describe('findTriggeredRuns, called directly', () => {
+  const runningLists = () =>
+    world.emulator
+      .requests()
+      .filter((q) => q.method === 'GET' && /\/v1\/tests\/test-home\/running/.test(q.path));
+
+  /** A lookup for test-home from now (a second ago, to be safe), `marker` the step's marker if any. */
+  function lookup(over: Partial<LookupRequest> = {}, marker?: string): LookupRequest {
+    return {
+      job: { kind: 'test', testId: 'test-home' },
+      options: marker === undefined ? {} : { variables: { [STEP_MARKER]: marker } },
+      triggeredAtMs: world.clock.now() - 1_000,
+      expected: 1,
+      known: new Set(),
+      organizationId: null,
+      ...over,
+    };
+  }
+
+  /** Starts test-home `times` times with `marker` (none: no variables); their result ids, oldest first. */
+  async function start(times: number, marker?: string): Promise<string[]> {
+    const api = world.client({ apiKey: API_KEY });
+    const ids: string[] = [];
+    for (let i = 0; i < times; i++) {
+      const variables = marker === undefined ? undefined : { [STEP_MARKER]: marker };
+      const answer = await api.executeTest('test-home', {
+        immediate: true,
+        ...(variables ? { variables } : {}),
+      });
+      ids.push(([answer].flat()[0] as { _id: string })._id);
+      await world.clock.sleep(10);
+    }
+    return ids;
+  }
+
+  const cancelAll = (ids: string[]) =>
+    Promise.all(ids.map((id) => world.client({ apiKey: API_KEY }).cancelTestResult(id)));
+
+  it('adopts at most the runs expected, the oldest proven first; without a signal too', async () => {
+    const request = lookup({}, 'step-a');
+    const ids = await start(2, 'step-a');
+    const found = await findTriggeredRuns(world.client({ apiKey: API_KEY }), request, world.clock);
+    expect(found.adopted.map((r) => r._id)).toEqual([ids[0]]);
+    expect(found.candidates).toEqual([]);
+    await cancelAll(ids);
+  });
+
+  it('without a marker sent, or one not shown, a run that fits is a candidate, never adopted', async () => {
+    const unmarked = lookup();
+    const ids = await start(1);
+    const api = world.client({ apiKey: API_KEY });
+    for (const request of [unmarked, { ...unmarked, options: { variables: { [STEP_MARKER]: 'step-b' } } }]) {
+      const found = await findTriggeredRuns(api, request, world.clock);
+      expect(found.adopted).toEqual([]);
+      expect(found.candidates.map((r) => r._id)).toEqual(ids);
+    }
+    await cancelAll(ids);
+  });
+
+  it('a signal already fired asks nothing; one fired during the pause asks no more', async () => {
+    const api = world.client({ apiKey: API_KEY });
+    world.emulator.resetLog();
+    const found = await findTriggeredRuns(api, lookup({ signal: AbortSignal.abort() }), world.clock);
+    expect(found).toEqual({ adopted: [], candidates: [] });
+    expect(runningLists()).toEqual([]);
+    const controller = new AbortController();
+    void world.clock.sleep(500).then(() => controller.abort());
+    await findTriggeredRuns(api, lookup({ signal: controller.signal }), world.clock);
+    expect(runningLists()).toHaveLength(1);
+  });
+
+  it('lists that fail every time: nothing adopted, no candidate', async () => {
+    world.emulator.setFaults('route=GET /v1/tests/*/running:server-error');
+    const found = await findTriggeredRuns(
+      world.client({ apiKey: API_KEY }),
+      lookup({}, 'step-c'),
+      world.clock,
+    );
+    expect(found).toEqual({ adopted: [], candidates: [] });
   });
 });
 

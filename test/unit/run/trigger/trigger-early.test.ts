@@ -127,5 +127,14 @@ describe('runs are watched as soon as their own execute is answered', () => {
     expect(verdict.counts).toMatchObject({ total: RUNS, failed: 1, cancelled: RUNS - 1, error: 0 });
     expect(verdict.reasons).toContain(`${RUNS - sent} runs were not started (fail-fast).`);
     expect(events.find((e) => e.type === 'fail-fast')).toMatchObject({ test: { testName: 'Pay by card' } });
+    // Each execute never sent is one problem, told with the others once the triggers are over.
+    const problems = events.flatMap((e) => (e.type === 'trigger-problems' ? e.problems : []));
+    expect(problems).toHaveLength(RUNS - sent);
+    expect(problems[0]).toEqual({
+      kind: 'Not started: fail-fast (a test had failed)',
+      label: 'test test-home',
+      id: 'test-home',
+      message: 'Not started: fail-fast (a test had failed)',
+    });
   });
 });
