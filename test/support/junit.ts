@@ -27,11 +27,9 @@ export const JUNIT_XSD = path.join(path.dirname(fileURLToPath(import.meta.url)),
  */
 export function schemaErrors(xml: string): string {
   // A document checked once (the world checks every run's file; a test may check it again) is not again.
-  let errors = checked.get(xml);
-  if (errors === undefined) checked.set(xml, (errors = validate(xml)));
-  return errors;
+  if (!checked.has(xml)) checked.set(xml, validate(xml));
+  return checked.get(xml)!;
 }
-
 const checked = new Map<string, string>();
 
 function validate(xml: string): string {

@@ -22,7 +22,6 @@ import { seededRandom } from '../../emulator/util.js';
 
 interface Sleeper {
   at: number;
-  seq: number;
   resolve: () => void;
 }
 
@@ -39,7 +38,6 @@ const QUIET_TURNS = 5;
 
 export class VirtualClock implements Clock {
   private time: number;
-  private seq = 0;
   private sleepers: Sleeper[] = [];
   /** Tracked work in flight (less the parts in `untracked`). */
   private tracked = 0;
@@ -78,7 +76,6 @@ export class VirtualClock implements Clock {
       };
       const entry: Sleeper = {
         at: this.time + ms,
-        seq: this.seq++,
         resolve: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -167,7 +164,7 @@ export class VirtualClock implements Clock {
     while (this.running) {
       await this.settle();
       if (!this.running) return;
-      const next = this.earliest();
+      const next = this.sleepers[0];
       if (!next) {
         await this.nextChange();
         continue;
@@ -181,13 +178,9 @@ export class VirtualClock implements Clock {
     }
   }
 
-  /**
-   * Where a wait due at `at` goes in `sleepers`, kept in the order they wake (due time, then registration):
-   * after every wait due at or before `at`, since it was registered last.
-   */
+  /** Where a wait due at `at` goes in `sleepers` (in waking order): after every wait due at or before `at`. */
   private insertionPoint(at: number): number {
-    let low = 0;
-    let high = this.sleepers.length;
+    let [low, high] = [0, this.sleepers.length];
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (this.sleepers[mid]!.at <= at) low = mid + 1;
@@ -196,13 +189,9 @@ export class VirtualClock implements Clock {
     return low;
   }
 
-  private earliest(): Sleeper | undefined {
-    return this.sleepers[0];
-  }
-
   /** Wakes every wait due by now, in order, one event-loop turn apart. */
   private async wakeDue(): Promise<void> {
-    for (let next = this.earliest(); next && next.at <= this.time; next = this.earliest()) {
+    for (let next = this.sleepers[0]; next && next.at <= this.time; next = this.sleepers[0]) {
       this.sleepers.shift();
       this.changes += 1;
       next.resolve();
