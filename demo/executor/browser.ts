@@ -55,8 +55,9 @@ export function chromiumAvailable(path: string = defaultChromiumPath()): boolean
 }
 
 /**
- * Chromium flags: headless, no sandbox (containers), no background traffic of its own, and one renderer
- * process for all pages (each run's context still has its own storage; a process per run cost more CPU).
+ * Chromium flags: headless, no sandbox (containers), no background traffic of its own, and pages sharing
+ * one renderer process where Chromium allows it (each run's context keeps its own storage; a process per
+ * run cost more CPU).
  */
 export const CHROMIUM_ARGS = [
   '--headless',
