@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestResult } from '../../../../src/api/types.js';
+import type { RunPlan } from '../../../../src/run/engine.js';
 import type { RunEvent } from '../../../../src/run/events.js';
 import { runInWorld } from '../../../support/run-factories.js';
 import { useWorld } from '../../../support/world.js';
@@ -325,6 +326,10 @@ const ownReads = (t0: number): number[] =>
 describe('the deadline speaks only for runs read', () => {
   const twoBrowsers = { disableVisuals: true, browser: ['chrome', 'firefox'] };
 
+  /** `target` on two browsers with an 8 s deadline, the list lying that they still run: no own read comes. */
+  const readByNothingButTheCancel = (target: Partial<RunPlan>) =>
+    runInWorld(world, API_KEY, { ...target, execute: twoBrowsers, timeoutMs: 8_000 }, { api: lyingList() });
+
   it('runs no read answered before the timeout (the list shows them running): errors "not read", never still running', async () => {
     // Two runs that never end; the list shows them; their first own reads would come after the 8 s deadline.
     const { summary } = await runInWorld(world, API_KEY, {
@@ -361,12 +366,7 @@ describe('the deadline speaks only for runs read', () => {
   });
 
   it('a cancel answer showing the run still going is a read: timed out and cancelled, its test named by it', async () => {
-    const { summary } = await runInWorld(
-      world,
-      API_KEY,
-      { testIds: ['test-home'], execute: twoBrowsers, timeoutMs: 8_000 },
-      { api: lyingList() },
-    );
+    const { summary } = await readByNothingButTheCancel({ testIds: ['test-home'] });
     expect(cancelRequests()).toHaveLength(2);
     for (const run of summary.runs) {
       expect(run).toMatchObject({
@@ -383,12 +383,7 @@ describe('the deadline speaks only for runs read', () => {
   it('the cancel answers at the deadline are results: runs that had failed are taken as failed', async () => {
     // The runs fail within seconds, but the list keeps showing them running: no own read before the deadline.
     const t0 = world.clock.now();
-    const { summary } = await runInWorld(
-      world,
-      API_KEY,
-      { testIds: ['test-payment'], execute: twoBrowsers, timeoutMs: 8_000 },
-      { api: lyingList() },
-    );
+    const { summary } = await readByNothingButTheCancel({ testIds: ['test-payment'] });
     expect(ownReads(t0)).toEqual([]);
     expect(cancelRequests()).toHaveLength(2);
     for (const run of summary.runs) {
@@ -400,12 +395,7 @@ describe('the deadline speaks only for runs read', () => {
   });
 
   it('a suite result that had ended, read by nothing but its cancel: taken, its tests listed', async () => {
-    const { summary } = await runInWorld(
-      world,
-      API_KEY,
-      { suiteIds: ['suite-visual'], execute: twoBrowsers, timeoutMs: 8_000 },
-      { api: lyingList() },
-    );
+    const { summary } = await readByNothingButTheCancel({ suiteIds: ['suite-visual'] });
     expect(cancelRequests()).toHaveLength(2);
     for (const run of summary.runs) {
       expect(run.timedOut).toBeFalsy();

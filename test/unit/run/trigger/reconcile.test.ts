@@ -464,11 +464,14 @@ describe('findTriggeredRuns, called directly', () => {
       .requests()
       .filter((q) => q.method === 'GET' && /\/v1\/tests\/test-home\/running/.test(q.path));
 
+  /** Execute options carrying `marker` as the step's marker; none: no variables. */
+  const marked = (marker?: string) => (marker === undefined ? {} : { variables: { [STEP_MARKER]: marker } });
+
   /** A lookup for test-home from now (a second ago, to be safe), `marker` the step's marker if any. */
   function lookup(over: Partial<LookupRequest> = {}, marker?: string): LookupRequest {
     return {
       job: { kind: 'test', testId: 'test-home' },
-      options: marker === undefined ? {} : { variables: { [STEP_MARKER]: marker } },
+      options: marked(marker),
       triggeredAtMs: world.clock.now() - 1_000,
       expected: 1,
       known: new Set(),
@@ -482,11 +485,7 @@ describe('findTriggeredRuns, called directly', () => {
     const api = world.client({ apiKey: API_KEY });
     const ids: string[] = [];
     for (let i = 0; i < times; i++) {
-      const variables = marker === undefined ? undefined : { [STEP_MARKER]: marker };
-      const answer = await api.executeTest('test-home', {
-        immediate: true,
-        ...(variables ? { variables } : {}),
-      });
+      const answer = await api.executeTest('test-home', { immediate: true, ...marked(marker) });
       ids.push(([answer].flat()[0] as { _id: string })._id);
       await world.clock.sleep(10);
     }
@@ -509,7 +508,7 @@ describe('findTriggeredRuns, called directly', () => {
     const unmarked = lookup();
     const ids = await start(1);
     const api = world.client({ apiKey: API_KEY });
-    for (const request of [unmarked, { ...unmarked, options: { variables: { [STEP_MARKER]: 'step-b' } } }]) {
+    for (const request of [unmarked, { ...unmarked, options: marked('step-b') }]) {
       const found = await findTriggeredRuns(api, request, world.clock);
       expect(found.adopted).toEqual([]);
       expect(found.candidates.map((r) => r._id)).toEqual(ids);
