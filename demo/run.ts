@@ -2,7 +2,7 @@
  * `npm run demo [-- --executor browser|simulated] [--out DIR]`: the built action (`dist/index.js`) against
  * the local emulator.
  *
- * With Chromium (`CHROMIUM_PATH`, else `/usr/bin/chromium`) the emulator uses the browser executor and its
+ * With Chromium (`CHROMIUM_PATH`, else Debian's headless shell or browser) the emulator uses the browser executor and its
  * demo seed: real browser runs of the demo shop it serves under `/demo/`. The action runs the suite "Demo
  * shop" with `theme=new`: "Cart total counts quantities" fails on purpose at step 7 (the site's cart bug)
  * and "Products page looks right" differs from its baseline (the site's visual change). Without Chromium
@@ -93,7 +93,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
   const chromium = defaultChromiumPath();
   const hasChromium = chromiumAvailable(chromium);
   if (asked === 'browser' && !hasChromium) {
-    return `No Chromium at ${chromium}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.`;
+    return `No Chromium at ${chromium}: install it (Debian: apt-get install chromium-headless-shell) or set CHROMIUM_PATH.`;
   }
   if (asked !== 'simulated' && hasChromium) {
     return {
@@ -125,7 +125,7 @@ function choosePlan(asked: 'browser' | 'simulated' | undefined): Plan | string {
     reason:
       asked === 'simulated'
         ? 'simulated (as asked)'
-        : `simulated: no Chromium at ${chromium} (install chromium or set CHROMIUM_PATH for real browser runs)`,
+        : `simulated: no Chromium at ${chromium} (install chromium-headless-shell or set CHROMIUM_PATH for real browser runs)`,
     inputs: { 'folder-ids': 'folder-web', screenshots: 'failed', 'timeout-minutes': '5' },
     what: 'the folder "Web shop" (suites Smoke tests and Checkout) of the default seed',
     designed:

@@ -44,9 +44,23 @@ import {
   type StepContext,
 } from './browser-steps.js';
 
-/** Default Chromium: `CHROMIUM_PATH` when set, else `/usr/bin/chromium`. */
+/**
+ * The Chromium executables looked for, in order: the headless shell first (the build Playwright itself runs
+ * for headless pages, https://playwright.dev/docs/browsers#chromium-headless-shell; Debian packages it as
+ * `chromium-headless-shell`), which costs the machine far less CPU than the whole browser, then the browser.
+ */
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+
+/**
+ * Default Chromium: `CHROMIUM_PATH` when set, else the first of `CHROMIUM_CANDIDATES` that exists, else the
+ * last of them (named in the error that no Chromium was found).
+ */
 export function defaultChromiumPath(): string {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  return (
+    process.env.CHROMIUM_PATH ||
+    CHROMIUM_CANDIDATES.find((path) => existsSync(path)) ||
+    CHROMIUM_CANDIDATES[CHROMIUM_CANDIDATES.length - 1]!
+  );
 }
 
 /** Whether a Chromium executable exists at `path` (default: `defaultChromiumPath()`). */
@@ -71,7 +85,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export interface BrowserExecutorOptions {
-  /** Chromium executable; default `CHROMIUM_PATH` or `/usr/bin/chromium`. */
+  /** Chromium executable; default `defaultChromiumPath()`. */
   executablePath?: string;
   /** Runs at once in the shared browser (default 2). */
   maxConcurrent?: number;

@@ -119,7 +119,7 @@ describe('demo script without Chromium', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      `Executor: simulated: no Chromium at ${MISSING_CHROMIUM} (install chromium or set CHROMIUM_PATH`,
+      `Executor: simulated: no Chromium at ${MISSING_CHROMIUM} (install chromium-headless-shell or set CHROMIUM_PATH`,
     );
     expect(run.stdout).toContain('Verdict: failed (action exit code 1)');
     expect(run.stdout).toMatch(

@@ -274,8 +274,14 @@ describe.skipIf(!hasChromium)('browser executor: step commands', () => {
   it('records console output, errors and page errors; failOnJavaScriptError fails the run', async () => {
     const steps = [
       step('execute', '', 'console.log("hello from the page"); console.error("bad thing")'),
-      step('execute', '', 'setTimeout(() => { throw new Error("late failure"); }, 0)'),
-      step('pause', '', '100'),
+      // The page marks the moment it throws; waiting for the mark (not a pause) lets a busy machine
+      // deliver the error before the run ends.
+      step(
+        'execute',
+        '',
+        'setTimeout(() => { document.body.dataset.thrown = "1"; throw new Error("late failure"); }, 0)',
+      ),
+      step('assertElementPresent', 'body[data-thrown]'),
     ];
     const lenient = await executor.run(request(`${site.url}/t/form`, steps));
     expect(lenient.passing).toBe(true);
