@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import base from './vitest.config.js';
+import baseConfig from './vitest.config.js';
 
 /**
  * The tests `npm run mutate` (stryker.config.mjs) runs against each mutant: those that call `src/run`,
@@ -59,9 +59,10 @@ const narrowed = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim())
 /** Tests that read the source as text (docs against code): an instrumented copy is not the text they expect. */
 const SOURCE_TEXT = ['test/unit/action/readme.test.ts', 'test/unit/action/docs-paths.test.ts'];
 
-// mergeConfig joins arrays: the list is set after the merge. One project of its own (not the base's three).
+// The base config as `vitest run` sees it. mergeConfig joins arrays: the list is set after the merge.
+const base = baseConfig({ command: 'serve', mode: 'test' });
 const config = mergeConfig(base, defineConfig({ test: {} }));
-const { projects: _projects, ...shared } = config.test ?? {};
+const shared = config.test ?? {};
 config.test = {
   ...shared,
   include: narrowed ?? IN_PROCESS,

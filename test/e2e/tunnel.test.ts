@@ -15,7 +15,7 @@ import { BrowserExecutor } from '../../demo/executor/browser.js';
 import { DEMO_SITE_FILES, demoSiteDir } from '../../demo/site/index.js';
 import { demoSeed, demoTestId } from '../../demo/seed.js';
 import { startEmulator } from '../../emulator/index.js';
-import { hasChromium } from '../support/browser-request.js';
+import { BROWSER_TIMEOUT_MS, hasChromium } from '../support/browser-request.js';
 import { installFakeAgent, type FakeAgent } from '../support/fake-tunnel.js';
 import { useWorld } from '../support/world.js';
 
@@ -42,58 +42,62 @@ async function startApp(): Promise<{ url: string; seen: IncomingMessage[]; close
   };
 }
 
-describe.skipIf(!hasChromium)('tunnel to the app started in the job (fake agents, Chromium)', () => {
-  const world = useWorld({
-    clock: 'scaled',
-    apiKey: KEY,
-    timeScale: 1,
-    // The demo seed without its screenshot baseline: this test takes no screenshot.
-    seed: (origin) => demoSeed(origin).seed,
-    startEmulator: (options) =>
-      startEmulator({ ...options, executor: new BrowserExecutor({ maxConcurrent: 1 }) }),
-  });
-  let app: Awaited<ReturnType<typeof startApp>>;
-  let agent: FakeAgent;
-
-  beforeAll(async () => {
-    [app, agent] = await Promise.all([startApp(), installFakeAgent()]);
-  });
-  afterAll(async () => {
-    for (const pid of (await agent?.alive()) ?? []) process.kill(pid, 'SIGKILL');
-    await Promise.all([app?.close(), agent?.remove()]);
-  });
-
-  it("loads {{ngrokUrl}} in Chromium through the default quick tunnel; the run's webhook rides it back to the step", async () => {
-    const run = await world.run({
-      bundle: true,
-      inputs: {
-        ...world.connection(),
-        'test-ids': SIGN_IN,
-        tunnel: app.url,
-        'start-url': '{{ngrokUrl}}/demo/index.html',
-        screenshots: 'none',
-        'timeout-minutes': '2',
-      },
-      env: agent.env(),
+describe.skipIf(!hasChromium)(
+  'tunnel to the app started in the job (fake agents, Chromium)',
+  { timeout: BROWSER_TIMEOUT_MS },
+  () => {
+    const world = useWorld({
+      clock: 'scaled',
+      apiKey: KEY,
+      timeScale: 1,
+      // The demo seed without its screenshot baseline: this test takes no screenshot.
+      seed: (origin) => demoSeed(origin).seed,
+      startEmulator: (options) =>
+        startEmulator({ ...options, executor: new BrowserExecutor({ maxConcurrent: 1 }) }),
     });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.outputs.passed).toBe('1');
-    const tunnelUrl = run.outputs['tunnel-url'] ?? '';
-    expect(tunnelUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    // The browser reached the app through the proxy: the app saw the tunnel's host, not its own.
-    const viaTunnel = app.seen.filter((req) => req.headers.host === new URL(tunnelUrl).host);
-    expect(viaTunnel.map((req) => req.url)).toContain('/demo/index.html');
-    const idOf = (test: unknown): unknown =>
-      typeof test === 'string' ? test : (test as { _id?: string })?._id;
-    const result = [...world.emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
-    expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
-    expect(run.summary).toContain(tunnelUrl);
-    // A test run and notify auto: the agent forwards to the step's listener in front of the app, and the
-    // run's webhook crossed the tunnel to it.
-    const { args } = await agent.started();
-    expect(args[3]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(args[3]).not.toBe(app.url);
-    expect(await agent.requests()).toContainEqual(expect.stringMatching(/^POST \/[0-9a-f]{48} 200$/));
-    expect(await agent.alive()).toEqual([]);
-  });
-});
+    let app: Awaited<ReturnType<typeof startApp>>;
+    let agent: FakeAgent;
+
+    beforeAll(async () => {
+      [app, agent] = await Promise.all([startApp(), installFakeAgent()]);
+    }, BROWSER_TIMEOUT_MS);
+    afterAll(async () => {
+      for (const pid of (await agent?.alive()) ?? []) process.kill(pid, 'SIGKILL');
+      await Promise.all([app?.close(), agent?.remove()]);
+    }, BROWSER_TIMEOUT_MS);
+
+    it("loads {{ngrokUrl}} in Chromium through the default quick tunnel; the run's webhook rides it back to the step", async () => {
+      const run = await world.run({
+        bundle: true,
+        inputs: {
+          ...world.connection(),
+          'test-ids': SIGN_IN,
+          tunnel: app.url,
+          'start-url': '{{ngrokUrl}}/demo/index.html',
+          screenshots: 'none',
+          'timeout-minutes': '2',
+        },
+        env: agent.env(),
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.outputs.passed).toBe('1');
+      const tunnelUrl = run.outputs['tunnel-url'] ?? '';
+      expect(tunnelUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // The browser reached the app through the proxy: the app saw the tunnel's host, not its own.
+      const viaTunnel = app.seen.filter((req) => req.headers.host === new URL(tunnelUrl).host);
+      expect(viaTunnel.map((req) => req.url)).toContain('/demo/index.html');
+      const idOf = (test: unknown): unknown =>
+        typeof test === 'string' ? test : (test as { _id?: string })?._id;
+      const result = [...world.emulator.store.results.values()].find((r) => idOf(r.test) === SIGN_IN);
+      expect(result?.variables.ngrokUrl).toBe(tunnelUrl);
+      expect(run.summary).toContain(tunnelUrl);
+      // A test run and notify auto: the agent forwards to the step's listener in front of the app, and the
+      // run's webhook crossed the tunnel to it.
+      const { args } = await agent.started();
+      expect(args[3]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(args[3]).not.toBe(app.url);
+      expect(await agent.requests()).toContainEqual(expect.stringMatching(/^POST \/[0-9a-f]{48} 200$/));
+      expect(await agent.alive()).toEqual([]);
+    });
+  },
+);

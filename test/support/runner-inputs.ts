@@ -12,10 +12,12 @@ import { actionDefaults } from '../../src/inputs/action-defaults.js';
 
 const ACTION_YML = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../action.yml');
 
-/** The defaults of the project's action.yml, by input name (expression defaults left out). */
+/** The defaults of the project's action.yml, by input name (expression defaults left out; read once). */
 export function projectDefaults(): Record<string, string> {
-  return actionDefaults(ACTION_YML);
+  read ??= actionDefaults(ACTION_YML);
+  return { ...read };
 }
+let read: Record<string, string> | undefined;
 
 /** The environment variable the runner sets for input `name`. */
 export function inputVariable(name: string): string {

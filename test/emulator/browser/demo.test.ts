@@ -19,7 +19,7 @@ import { startDemoEmulator } from '../../../demo/start.js';
 import { DEFAULT_API_KEY, type Emulator } from '../../../emulator/index.js';
 import type { TestResult } from '../../../src/api/types.js';
 import { ROOT } from '../../support/harness.js';
-import { hasChromium } from '../../support/browser-request.js';
+import { BROWSER_TIMEOUT_MS, hasChromium } from '../../support/browser-request.js';
 
 /** Screenshot comparison difference of the products page with `theme=new` against `theme=classic`. */
 const EXPECTED_DIFFERENCE = { min: 0.1, max: 0.3 };
@@ -43,7 +43,7 @@ interface ResultLine {
   screenshotCompareFailed: boolean;
 }
 
-describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
+describe.skipIf(!hasChromium)('npm run demo in Chromium', { timeout: BROWSER_TIMEOUT_MS }, () => {
   let out: string;
   let demo: { code: number | null; stdout: string; stderr: string };
   let results: ResultLine[];
@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
   }, 300_000);
   afterAll(async () => {
     if (out) await rm(out, { recursive: true, force: true });
-  });
+  }, BROWSER_TIMEOUT_MS);
 
   it('exits 0, prints the verdict and each test, and says where the reports went', () => {
     expect(demo.stderr, demo.stdout).toBe('');
@@ -237,80 +237,86 @@ describe.skipIf(!hasChromium)('npm run demo in Chromium', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('emulator with the browser executor and the demo seed', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startDemoEmulator({ browser: { maxConcurrent: 3 } });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+describe.skipIf(!hasChromium)(
+  'emulator with the browser executor and the demo seed',
+  { timeout: BROWSER_TIMEOUT_MS },
+  () => {
+    let emulator: Emulator;
+    beforeAll(async () => {
+      emulator = await startDemoEmulator({ browser: { maxConcurrent: 3 } });
+    }, BROWSER_TIMEOUT_MS);
+    afterAll(async () => {
+      await emulator?.close();
+    }, BROWSER_TIMEOUT_MS);
 
-  const visualId = demoTestId('Products page looks right');
+    const visualId = demoTestId('Products page looks right');
 
-  /** Runs the test `id` immediately with `theme` (the suite's other variables as seeded); its result. */
-  async function execute(id: string, theme = 'classic'): Promise<TestResult> {
-    const res = await fetch(
-      `${emulator.baseUrl}/tests/${id}/execute/?apiKey=${DEFAULT_API_KEY}&theme=${theme}`,
-      { method: 'POST' },
-    );
-    return ((await res.json()) as { data: TestResult }).data;
-  }
+    /** Runs the test `id` immediately with `theme` (the suite's other variables as seeded); its result. */
+    async function execute(id: string, theme = 'classic'): Promise<TestResult> {
+      const res = await fetch(
+        `${emulator.baseUrl}/tests/${id}/execute/?apiKey=${DEFAULT_API_KEY}&theme=${theme}`,
+        { method: 'POST' },
+      );
+      return ((await res.json()) as { data: TestResult }).data;
+    }
 
-  it('serves the demo shop under /demo/ and seeds its suite with the baseline accepted', async () => {
-    // The start-up run is not in the logs the tests read.
-    expect(emulator.requests()).toEqual([]);
-    expect(emulator.runs()).toEqual([]);
-    const index = await fetch(`${emulator.origin}/demo/`);
-    expect(index.status).toBe(200);
-    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await index.text()).toContain('<form');
-    const css = await fetch(`${emulator.origin}/demo/style.css`);
-    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
-    expect((await fetch(`${emulator.origin}/demo/secret.txt`)).status).toBe(404);
-    expect((await fetch(`${emulator.origin}/demo/..%2fseed.ts`)).status).toBe(404);
+    it('serves the demo shop under /demo/ and seeds its suite with the baseline accepted', async () => {
+      // The start-up run is not in the logs the tests read.
+      expect(emulator.requests()).toEqual([]);
+      expect(emulator.runs()).toEqual([]);
+      const index = await fetch(`${emulator.origin}/demo/`);
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await index.text()).toContain('<form');
+      const css = await fetch(`${emulator.origin}/demo/style.css`);
+      expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+      expect((await fetch(`${emulator.origin}/demo/secret.txt`)).status).toBe(404);
+      expect((await fetch(`${emulator.origin}/demo/..%2fseed.ts`)).status).toBe(404);
 
-    const suites = (await (await fetch(`${emulator.baseUrl}/suites/?apiKey=${DEFAULT_API_KEY}`)).json()) as {
-      data: Array<{ _id: string; name: string; startUrl: string }>;
-    };
-    expect(suites.data.map((s) => s._id)).toEqual([DEMO_SUITE_ID]);
-    expect(suites.data[0]?.startUrl).toBe(`${emulator.origin}/demo/index.html`);
-    const tests = [...emulator.store.tests.values()].filter((t) => t.suite === DEMO_SUITE_ID);
-    expect(tests.map((t) => t._id)).toEqual(DESIGN.tests.map((t) => demoTestId(t.name)));
+      const suites = (await (
+        await fetch(`${emulator.baseUrl}/suites/?apiKey=${DEFAULT_API_KEY}`)
+      ).json()) as {
+        data: Array<{ _id: string; name: string; startUrl: string }>;
+      };
+      expect(suites.data.map((s) => s._id)).toEqual([DEMO_SUITE_ID]);
+      expect(suites.data[0]?.startUrl).toBe(`${emulator.origin}/demo/index.html`);
+      const tests = [...emulator.store.tests.values()].filter((t) => t.suite === DEMO_SUITE_ID);
+      expect(tests.map((t) => t._id)).toEqual(DESIGN.tests.map((t) => demoTestId(t.name)));
 
-    const visual = emulator.store.tests.get(visualId)!;
-    const baselineIds = Object.values(visual.baselines);
-    expect(baselineIds).toHaveLength(1);
-    const baseline = emulator.store.results.get(baselineIds[0]!)!;
-    expect(baseline).toMatchObject({ passing: true, variables: { theme: 'classic' } });
-    expect(baseline.endUrl).toBe(`${emulator.origin}/demo/products.html?theme=classic`);
-  });
-
-  it('compares against that baseline (no difference without the change, the expected one with it); the failing test fails on the total, the cart as designed', async () => {
-    const baselineId = Object.values(emulator.store.tests.get(visualId)!.baselines)[0];
-    // The failing test waits out its assertion's wait: it runs beside the two comparisons, not after them.
-    const [same, changed, bug] = await Promise.all([
-      execute(visualId, 'classic'),
-      execute(visualId, 'new'),
-      execute(demoTestId('Cart total counts quantities')),
-    ]);
-    expect(same).toMatchObject({
-      passing: true,
-      screenshotCompareBaselineResult: baselineId,
-      screenshotCompareDifference: 0,
-      screenshotComparePassing: true,
+      const visual = emulator.store.tests.get(visualId)!;
+      const baselineIds = Object.values(visual.baselines);
+      expect(baselineIds).toHaveLength(1);
+      const baseline = emulator.store.results.get(baselineIds[0]!)!;
+      expect(baseline).toMatchObject({ passing: true, variables: { theme: 'classic' } });
+      expect(baseline.endUrl).toBe(`${emulator.origin}/demo/products.html?theme=classic`);
     });
-    expect(changed).toMatchObject({ passing: true, screenshotComparePassing: false });
-    // The baseline is the last passing run's screenshot: the accepted one, or the classic run if it ended first.
-    expect([baselineId, same._id]).toContain(changed.screenshotCompareBaselineResult);
-    expect(changed.screenshotCompareDifference).toBeGreaterThanOrEqual(EXPECTED_DIFFERENCE.min);
-    expect(changed.screenshotCompareDifference).toBeLessThanOrEqual(EXPECTED_DIFFERENCE.max);
-    // The page's own log shows the cart as designed (the bug is in the total), and the run ends on the cart.
-    expect(bug.passing).toBe(false);
-    expect(bug.steps.find((s) => s.passing === false)?.error).toBe(DEMO_BUG_ERROR);
-    expect(
-      bug.console.some((c) => c.output.startsWith('cart: [{"id":"hat","qty":1},{"id":"socks","qty":2}]')),
-    ).toBe(true);
-    expect(bug.endUrl).toBe(`${emulator.origin}/demo/cart.html`);
-  });
-});
+
+    it('compares against that baseline (no difference without the change, the expected one with it); the failing test fails on the total, the cart as designed', async () => {
+      const baselineId = Object.values(emulator.store.tests.get(visualId)!.baselines)[0];
+      // The failing test waits out its assertion's wait: it runs beside the two comparisons, not after them.
+      const [same, changed, bug] = await Promise.all([
+        execute(visualId, 'classic'),
+        execute(visualId, 'new'),
+        execute(demoTestId('Cart total counts quantities')),
+      ]);
+      expect(same).toMatchObject({
+        passing: true,
+        screenshotCompareBaselineResult: baselineId,
+        screenshotCompareDifference: 0,
+        screenshotComparePassing: true,
+      });
+      expect(changed).toMatchObject({ passing: true, screenshotComparePassing: false });
+      // The baseline is the last passing run's screenshot: the accepted one, or the classic run if it ended first.
+      expect([baselineId, same._id]).toContain(changed.screenshotCompareBaselineResult);
+      expect(changed.screenshotCompareDifference).toBeGreaterThanOrEqual(EXPECTED_DIFFERENCE.min);
+      expect(changed.screenshotCompareDifference).toBeLessThanOrEqual(EXPECTED_DIFFERENCE.max);
+      // The page's own log shows the cart as designed (the bug is in the total), and the run ends on the cart.
+      expect(bug.passing).toBe(false);
+      expect(bug.steps.find((s) => s.passing === false)?.error).toBe(DEMO_BUG_ERROR);
+      expect(
+        bug.console.some((c) => c.output.startsWith('cart: [{"id":"hat","qty":1},{"id":"socks","qty":2}]')),
+      ).toBe(true);
+      expect(bug.endUrl).toBe(`${emulator.origin}/demo/cart.html`);
+    });
+  },
+);

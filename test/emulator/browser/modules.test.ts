@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserExecutor } from '../../../demo/executor/browser.js';
 import type { Emulator } from '../../../emulator/index.js';
-import { hasChromium } from '../../support/browser-request.js';
+import { BROWSER_TIMEOUT_MS, hasChromium } from '../../support/browser-request.js';
 import { startSite, type TestSite } from '../../support/browser-site.js';
 import { data, KEY, start } from '../../support/emulator.js';
 
@@ -15,7 +15,7 @@ const FORM = `<!doctype html><body><input id="user"><button id="go"
   onclick="document.getElementById('out').textContent = 'hello ' + document.getElementById('user').value">Go</button>
   <p id="out"></p></body>`;
 
-describe.skipIf(!hasChromium)('browser executor: modules', () => {
+describe.skipIf(!hasChromium)('browser executor: modules', { timeout: BROWSER_TIMEOUT_MS }, () => {
   let site: TestSite;
   let em: Emulator;
   beforeAll(async () => {
@@ -29,11 +29,11 @@ describe.skipIf(!hasChromium)('browser executor: modules', () => {
         suites: [{ _id: 'suite-b', name: 'Browser suite', organization: 'org-b' }],
       },
     });
-  });
+  }, BROWSER_TIMEOUT_MS);
   afterAll(async () => {
     await em?.close();
     await site?.close();
-  });
+  }, BROWSER_TIMEOUT_MS);
 
   const add = async (name: string, steps: object[], importOnly = false) =>
     (

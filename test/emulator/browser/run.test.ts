@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserExecutor } from '../../../demo/executor/browser.js';
 import { AUTH, startSite, type TestSite } from '../../support/browser-site.js';
-import { hasChromium, request, step } from '../../support/browser-request.js';
+import { BROWSER_TIMEOUT_MS, hasChromium, request, step } from '../../support/browser-request.js';
 
 const BLOCKS = `<!doctype html><html><head><style>
   html, body { margin: 0; background: #fff; }
@@ -23,17 +23,17 @@ function pixel(png: Buffer, x: number, y: number): number[] {
   return [...img.data.subarray(i, i + 3)];
 }
 
-describe.skipIf(!hasChromium)('browser executor: run settings', () => {
+describe.skipIf(!hasChromium)('browser executor: run settings', { timeout: BROWSER_TIMEOUT_MS }, () => {
   let site: TestSite;
   let executor: BrowserExecutor;
   beforeAll(async () => {
     site = await startSite({ blocks: BLOCKS, ajax: AJAX, storage: STORAGE });
     executor = new BrowserExecutor({ maxConcurrent: 2 });
-  });
+  }, BROWSER_TIMEOUT_MS);
   afterAll(async () => {
     await executor?.close();
     await site?.close();
-  });
+  }, BROWSER_TIMEOUT_MS);
 
   it('captures the viewport with the page pixels', async () => {
     const outcome = await executor.run(
@@ -209,7 +209,7 @@ describe.skipIf(!hasChromium)('browser executor: run settings', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('browser executor: concurrency', () => {
+describe.skipIf(!hasChromium)('browser executor: concurrency', { timeout: BROWSER_TIMEOUT_MS }, () => {
   it('runs at most maxConcurrent at once and queues the rest', async () => {
     const site = await startSite({ wait: '<!doctype html><p id="p">x</p>' });
     const executor = new BrowserExecutor({ maxConcurrent: 1 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserExecutor, defaultWaitScale } from '../../../demo/executor/browser.js';
 import { ACTION_FLOOR_MS } from '../../../demo/executor/browser-dom.js';
-import { hasChromium, request, step } from '../../support/browser-request.js';
+import { BROWSER_TIMEOUT_MS, hasChromium, request, step } from '../../support/browser-request.js';
 import { startSite, type TestSite } from '../../support/browser-site.js';
 
 const FORM = `<!doctype html><html><head><title>Form</title></head><body>
@@ -29,17 +29,17 @@ const LATE_ENABLED = `<!doctype html><html><body>
 
 const SECOND = `<!doctype html><html><head><title>Second</title></head><body><h1 id="title">Second page</h1></body></html>`;
 
-describe.skipIf(!hasChromium)('browser executor: step commands', () => {
+describe.skipIf(!hasChromium)('browser executor: step commands', { timeout: BROWSER_TIMEOUT_MS }, () => {
   let site: TestSite;
   let executor: BrowserExecutor;
   beforeAll(async () => {
     site = await startSite({ form: FORM, second: SECOND, 'late-enabled': LATE_ENABLED });
     executor = new BrowserExecutor({ maxConcurrent: 2 });
-  });
+  }, BROWSER_TIMEOUT_MS);
   afterAll(async () => {
     await executor?.close();
     await site?.close();
-  });
+  }, BROWSER_TIMEOUT_MS);
 
   it('runs actions and assertions that pass, recording date and URL per step', async () => {
     const start = `${site.url}/t/form`;
