@@ -207,8 +207,8 @@ export class VirtualClock implements Clock {
       if (this.busy()) {
         quiet = 0;
         // Tracked work tells when it settles (no spinning while a request is out); a probe does not (a
-        // request parked at the emulator), so look again after a turn, or after 2 real ms at the latest.
-        await (this.tracked > 0 ? this.nextChange(2) : turn());
+        // request parked at the emulator): look again after a real ms (turns without a pause would spin).
+        await this.nextChange(this.tracked > 0 ? 2 : 1);
         seen = this.changes;
         continue;
       }
