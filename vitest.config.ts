@@ -97,8 +97,8 @@ export default defineConfig(({ mode }) => ({
     hookTimeout: 60_000,
     pool: 'forks',
     // Most test files spend their time waiting (on emulator runs, child processes, a browser, deadlines),
-    // not computing: five files at once keep a 2-core machine busy (four left it idle a tenth of the time)
-    // without straining the tests' time bounds. vitest's own `VITEST_MAX_WORKERS` variable overrides it.
+    // not computing: five files at once keep a 2-core machine busy without straining the tests' time
+    // bounds. vitest's own `VITEST_MAX_WORKERS` variable overrides it.
     maxWorkers: 5,
     // Each worker imports the modules once for all the files it runs, not once per file: most files take
     // less time to run than to import. No test file keeps module state another reads (the mutation runs,
