@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * that take longest (virtual time over thousands of results, the official client's whole surface, real-time
  * bounds). Longest first, by their time with the whole suite running, a file that mostly waits (on a deadline,
  * a child process, a slow answer) next to one that mostly computes (a browser, a simulation, many runs of the
- * action): two of each at once keep both cores busy, and the short files fill the end.
+ * action): both kinds at once keep both cores busy, and the short files fill the end.
  */
 const SLOW = [
   'test/e2e/reliability/post.test.ts',
