@@ -28,7 +28,7 @@ export const NODE_BINARY = process.env.GI_NODE_BINARY
 
 /**
  * Node's cache of the code V8 compiles from the bundle (https://nodejs.org/api/module.html#module-compile-cache):
- * compiling its 2.7 MB is most of a start. Node checks each entry against the source; the bundle acts the same.
+ * compiling its 2.7 MB is a large part of a start. Node checks each entry against the source; the bundle acts the same.
  */
 const COMPILE_CACHE = path.join(ROOT, 'node_modules', '.cache', 'node-compile-cache');
 
