@@ -67,7 +67,6 @@ const SLOW = [
   'test/unit/run/follow/watch-failures.test.ts',
   'test/unit/tunnel/agent.test.ts',
   'test/unit/lint/imports.test.ts',
-  'test/emulator/browser/demo-site.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 
