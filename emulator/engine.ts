@@ -15,6 +15,7 @@ import type {
   TestRecord,
   TestResult,
 } from './store.js';
+import { countEnded, newTally } from './store.js';
 import { RunFiles } from './run-files.js';
 import {
   checkBaseline,
@@ -146,6 +147,7 @@ export class Engine {
           suiteId: suite._id,
           resultIds: [],
           expected: tests.length,
+          ended: newTally(),
           cancelled: false,
           done,
         });
@@ -303,7 +305,7 @@ export class Engine {
     });
     this.resultDone.get(result._id)?.();
     this.resultDone.delete(result._id);
-    if (meta.suiteResultId) this.updateSuiteResult(meta.suiteResultId);
+    if (meta.suiteResultId) this.updateSuiteResult(meta.suiteResultId, result);
   }
 
   /**
@@ -341,23 +343,21 @@ export class Engine {
     return true;
   }
 
-  /** Recomputes a suite result's counts, `passing` and dates from its test results. */
-  private updateSuiteResult(id: string): void {
-    if (this.suspended.has(id)) return;
+  /** Counts `result` (a test result of it that ended), then sets a suite result's counts, `passing` and dates. */
+  private updateSuiteResult(id: string, result?: TestResult): void {
     const sr = this.store.suiteResults.get(id);
     const meta = this.store.suiteResultMeta.get(id);
-    if (!sr || !meta || sr.dateExecutionFinished) return;
-    const n = { true: 0, false: 0, compareTrue: 0, compareFalse: 0, finished: 0 };
-    for (const id of meta.resultIds) {
-      const { passing, screenshotComparePassing: compare } = this.store.results.get(id)!;
-      if (passing !== null) n[`${passing}`] += 1;
-      if (compare !== null) n[`compare${compare ? 'True' : 'False'}`] += 1;
-      if (this.store.resultMeta.get(id)!.finished) n.finished += 1;
-    }
-    [sr.countPassing, sr.countFailing, sr.countUnknown] = [n.true, n.false, meta.expected - n.true - n.false];
-    [sr.countScreenshotComparePassing, sr.countScreenshotCompareFailing] = [n.compareTrue, n.compareFalse];
-    sr.countScreenshotCompareUnknown = meta.expected - n.compareTrue - n.compareFalse;
-    const ended = meta.resultIds.length === meta.expected && n.finished === meta.expected;
+    if (meta && result) countEnded(meta.ended, result);
+    if (!sr || !meta || sr.dateExecutionFinished || this.suspended.has(id)) return;
+    const n = meta.ended;
+    [sr.countPassing, sr.countFailing] = [n.passing, n.failing];
+    sr.countUnknown = meta.expected - n.passing - n.failing;
+    [sr.countScreenshotComparePassing, sr.countScreenshotCompareFailing] = [
+      n.comparePassing,
+      n.compareFailing,
+    ];
+    sr.countScreenshotCompareUnknown = meta.expected - n.comparePassing - n.compareFailing;
+    const ended = meta.resultIds.length === meta.expected && n.count === meta.expected;
     if (!ended && !meta.cancelled) return;
     const now = this.clock.now();
     sr.dateExecutionFinished = iso(now);

@@ -119,8 +119,31 @@ export interface SuiteResultMeta {
   resultIds: string[];
   /** Test runs still to create or finish. */
   expected: number;
+  /** Its test results that ended, counted as each ends: a suite result of thousands never recounts them. */
+  ended: EndedTally;
   cancelled: boolean;
   done: Promise<void>;
+}
+
+/** How many test results of a suite result ended, and their verdicts and screenshot comparisons. */
+export interface EndedTally {
+  count: number;
+  passing: number;
+  failing: number;
+  comparePassing: number;
+  compareFailing: number;
+}
+
+export function newTally(): EndedTally {
+  return { count: 0, passing: 0, failing: 0, comparePassing: 0, compareFailing: 0 };
+}
+
+/** Counts a test result that ended (finished or cancelled) into `tally`. */
+export function countEnded(tally: EndedTally, result: TestResult): void {
+  tally.count += 1;
+  if (result.passing !== null) tally[result.passing ? 'passing' : 'failing'] += 1;
+  const compare = result.screenshotComparePassing;
+  if (compare !== null) tally[compare ? 'comparePassing' : 'compareFailing'] += 1;
 }
 
 /** All records of one emulator instance. */

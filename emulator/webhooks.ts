@@ -84,7 +84,8 @@ export class Webhooks {
     const urls = new Set(run?.urls ?? []);
     for (const { url, condition } of message.configured)
       if (this.wanted(ended, url, condition)) urls.add(url);
-    const body = JSON.stringify(message.body);
+    if (urls.size === 0) return;
+    const body = JSON.stringify(message.body());
     for (const url of urls) void post(url, body);
   }
 
@@ -98,21 +99,25 @@ export class Webhooks {
     const baseline = result.screenshotCompareBaselineResult
       ? this.store.results.get(result.screenshotCompareBaselineResult)
       : undefined;
-    const data = {
-      ...clone(result),
-      organization: { _id: result.organization, name: org?.name ?? '' },
-      // An on-demand run has no suite: empty strings (guessed) keep receivers that read `data.suite` working.
-      suite: { _id: suite?._id ?? '', name: suite?.name ?? '' },
-      // As the documented sample: the result is not deleted, and the baseline is an object, not an id.
-      deleted: false,
-      screenshotCompareBaselineResult: baseline
-        ? { _id: baseline._id, screenshot: clone(baseline.screenshot ?? null) }
-        : null,
-    };
+    // The message is built only when some URL is to receive it (a suite of thousands sends none).
+    const body = () => ({
+      type: 'result',
+      data: {
+        ...clone(result),
+        organization: { _id: result.organization, name: org?.name ?? '' },
+        // An on-demand run has no suite: empty strings (guessed) keep receivers that read `data.suite` working.
+        suite: { _id: suite?._id ?? '', name: suite?.name ?? '' },
+        // As the documented sample: the result is not deleted, and the baseline is an object, not an id.
+        deleted: false,
+        screenshotCompareBaselineResult: baseline
+          ? { _id: baseline._id, screenshot: clone(baseline.screenshot ?? null) }
+          : null,
+      },
+    });
     const channel = applyingChannel([test?.notifications, suite?.notifications, org?.notifications]);
     return {
       subject: record.testId ?? record.resultId,
-      body: { type: 'result', data },
+      body,
       configured: channelUrls(channel),
     };
   }
@@ -123,10 +128,12 @@ export class Webhooks {
     if (!suiteResult) return undefined;
     const org = this.store.organizations.get(suiteResult.suite.organization);
     const suite = this.store.suites.get(suiteResult.suite._id);
-    const data = { ...clone(suiteResult), organization: { _id: org?._id ?? '', name: org?.name ?? '' } };
     return {
       subject: suiteResult.suite._id,
-      body: { type: 'suiteResult', data },
+      body: () => ({
+        type: 'suiteResult',
+        data: { ...clone(suiteResult), organization: { _id: org?._id ?? '', name: org?.name ?? '' } },
+      }),
       configured: channelUrls(applyingChannel([suite?.notificationsSuite])),
     };
   }
