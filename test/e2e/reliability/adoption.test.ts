@@ -101,7 +101,7 @@ async function twoLegs({ lost, browsers, whileRunning = () => undefined }: TwoLe
   return { emulator, a: aRun, b: bRun, aWorkspace: a.workspace, aInputs: a.inputs, bRunId, world };
 }
 
-describe('two matrix legs start the same suite at once; leg A loses its execute answer', () => {
+describe.concurrent('two matrix legs start the same suite at once; leg A loses its execute answer', () => {
   it("after the service handled it: A proves and adopts its own run (it fails), never B's; B passes", async () => {
     const { emulator, a, b, aWorkspace, bRunId } = await twoLegs({
       lost: 'reset-after',

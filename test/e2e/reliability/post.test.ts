@@ -40,7 +40,7 @@ async function running(emulator: Emulator): Promise<string[]> {
 const isCancel = (q: RequestRecord) => q.method === 'POST' && /\/cancel\/?$/.test(q.path);
 const isPoll = (q: RequestRecord) => q.method === 'GET' && /^\/v1\/(suite-)?results\/[^/]+\/?$/.test(q.path);
 
-describe('the post step', () => {
+describe.concurrent('the post step', () => {
   it('cancels the runs of a main step killed mid-run; none is left going', async () => {
     const { world, emulator, inputs } = await setUp();
     const { workspace } = world;
