@@ -21,11 +21,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_API_KEY, startEmulator, type Emulator } from '../emulator/index.js';
+import type { Emulator } from '../emulator/index.js';
 import { DEMO_SUITE_ID, demoTestId } from './seed.js';
-import { startDemoEmulator } from './start.js';
 import { DEMO_BUG_ERROR } from './site/suites.js';
-import { chromiumAvailable, defaultChromiumPath } from './executor/browser.js';
+import { chromiumAvailable, defaultChromiumPath } from './executor/chromium.js';
 import { runnerInputs } from '../test/support/runner-inputs.js';
 import { checkLinks } from './links.js';
 import { renderSummaryPage, saveLinkedFiles } from './preview.js';
@@ -254,9 +253,9 @@ const EARLIER_RUNS = 3;
  * Runs `testId` {@link EARLIER_RUNS} times through the emulator's API, all at once; without `immediate` each
  * request answers once its run finished (docs/api-contract.md, "Execute answers").
  */
-async function runEarlierNights(emulator: Emulator, testId: string): Promise<void> {
+async function runEarlierNights(emulator: Emulator, apiKey: string, testId: string): Promise<void> {
   const runs = Array.from({ length: EARLIER_RUNS }, async () => {
-    const answer = await fetch(`${emulator.baseUrl}/tests/${testId}/execute/?apiKey=${DEFAULT_API_KEY}`);
+    const answer = await fetch(`${emulator.baseUrl}/tests/${testId}/execute/?apiKey=${apiKey}`);
     if (!answer.ok) throw new Error(`earlier run of ${testId}: HTTP ${answer.status}`);
     await answer.arrayBuffer();
   });
@@ -288,11 +287,13 @@ async function main(): Promise<number> {
   await mkdir(workspace, { recursive: true });
   console.log(`Executor: ${plan.reason}`);
   const started = Date.now();
+  // Loaded once the options are known good: a usage error answers at once.
+  const { DEFAULT_API_KEY, startEmulator } = await import('../emulator/index.js');
   let emulator: Emulator;
   try {
     emulator =
       plan.executor === 'browser'
-        ? await startDemoEmulator({ browser: { maxConcurrent: 3 } })
+        ? await (await import('./start.js')).startDemoEmulator({ browser: { maxConcurrent: 3 } })
         : await startEmulator({ timeScale: SIMULATED_TIME_SCALE });
   } catch (error) {
     console.error(`The emulator could not start: ${(error as Error).message}`);
@@ -311,7 +312,7 @@ async function main(): Promise<number> {
       console.log(`Emulator: ${emulator.baseUrl} (default seed, time scale ${SIMULATED_TIME_SCALE})`);
     }
     console.log(`Running "${plan.failingTestId}" ${EARLIER_RUNS} times first: its history in the summary...`);
-    await runEarlierNights(emulator, plan.failingTestId);
+    await runEarlierNights(emulator, DEFAULT_API_KEY, plan.failingTestId);
     console.log(`Running the action on ${plan.what}...\n`);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',

@@ -17,7 +17,6 @@
  * by the executor's wait scale instead, and a step's own action gets at least `ACTION_FLOOR_MS`: a busy
  * machine makes runs slower, never changes their outcome.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type {
   ConsoleOutcome,
@@ -43,30 +42,7 @@ import {
   watchPage,
   type StepContext,
 } from './browser-steps.js';
-
-/**
- * The Chromium executables looked for, in order: the headless shell first (the build Playwright itself runs
- * for headless pages, https://playwright.dev/docs/browsers#chromium-headless-shell; Debian packages it as
- * `chromium-headless-shell`), which costs the machine far less CPU than the whole browser, then the browser.
- */
-const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
-
-/**
- * Default Chromium: `CHROMIUM_PATH` when set, else the first of `CHROMIUM_CANDIDATES` that exists, else the
- * last of them (named in the error that no Chromium was found).
- */
-export function defaultChromiumPath(): string {
-  return (
-    process.env.CHROMIUM_PATH ||
-    CHROMIUM_CANDIDATES.find((path) => existsSync(path)) ||
-    CHROMIUM_CANDIDATES[CHROMIUM_CANDIDATES.length - 1]!
-  );
-}
-
-/** Whether a Chromium executable exists at `path` (default: `defaultChromiumPath()`). */
-export function chromiumAvailable(path: string = defaultChromiumPath()): boolean {
-  return existsSync(path);
-}
+import { chromiumAvailable, defaultChromiumPath } from './chromium.js';
 
 /**
  * Chromium flags: headless, no sandbox (containers), no background traffic of its own, and pages sharing

@@ -1,5 +1,5 @@
 import type { Step } from '../../src/api/types.js';
-import { chromiumAvailable, defaultChromiumPath } from '../../demo/executor/browser.js';
+import { chromiumAvailable, defaultChromiumPath } from '../../demo/executor/chromium.js';
 import type { RunRequest } from '../../emulator/executors/types.js';
 
 export const hasChromium = chromiumAvailable();
