@@ -38,7 +38,7 @@ async function withFault(fault: string) {
   return { run, ms: Date.now() - started };
 }
 
-describe('the process boundary', () => {
+describe.concurrent('the process boundary', () => {
   it('a never-settling wait in the engine: ends non-zero within the deadline + 30 s, saying so in the summary', async () => {
     const { run, ms } = await withFault('never-answered-lists');
     console.log(`boundary figures: never-settling read, process ended after ${ms} ms (deadline 3,000 ms)`);
