@@ -134,6 +134,7 @@ export interface EndedTally {
   compareFailing: number;
 }
 
+/** A tally of none ended, for a suite result just created. */
 export function newTally(): EndedTally {
   return { count: 0, passing: 0, failing: 0, comparePassing: 0, compareFailing: 0 };
 }
