@@ -2,12 +2,12 @@
  * `npm run demo [-- --executor browser|simulated] [--out DIR]`: the built action (`dist/index.js`) against
  * the local emulator.
  *
- * With Chromium (`CHROMIUM_PATH`, else Debian's headless shell or browser) the emulator uses the browser executor and its
- * demo seed: real browser runs of the demo shop it serves under `/demo/`. The action runs the suite "Demo
- * shop" with `theme=new`: "Cart total counts quantities" fails on purpose at step 7 (the site's cart bug)
- * and "Products page looks right" differs from its baseline (the site's visual change). Without Chromium
- * the demo says so and falls back to the simulated executor and the default seed (folder "Web shop", where
- * "Pay by card" fails on purpose).
+ * With Chromium (`CHROMIUM_PATH`, else Debian's headless shell or browser) the emulator uses the browser
+ * executor and its demo seed: real browser runs of the demo shop it serves under `/demo/`. The action runs
+ * the suite "Demo shop" with `theme=new`: "Cart total counts quantities" fails on purpose at step 7 (the
+ * site's cart bug) and "Products page looks right" differs from its baseline (the site's visual change).
+ * Without Chromium the demo says so and falls back to the simulated executor and the default seed (folder
+ * "Web shop", where "Pay by card" fails on purpose).
  *
  * It runs the action as a child process the way the runner does (INPUT_* variables, action.yml's defaults
  * for the inputs not given), then prints the verdict, each test's outcome and where the JUnit report, the job

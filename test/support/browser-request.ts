@@ -3,12 +3,12 @@ import { chromiumAvailable, defaultChromiumPath } from '../../demo/executor/chro
 import type { RunRequest } from '../../emulator/executors/types.js';
 
 export const hasChromium = chromiumAvailable();
-
-/** Time limit of a test or hook that drives Chromium, ms: a bound against a hang (busy cores slow a browser). */
-export const BROWSER_TIMEOUT_MS = 180_000;
 if (!hasChromium) {
   console.log(`Browser executor tests skipped: no Chromium at ${defaultChromiumPath()} (set CHROMIUM_PATH)`);
 }
+
+/** Time limit of a test or hook that drives Chromium, ms: a bound against a hang (busy cores slow a browser). */
+export const BROWSER_TIMEOUT_MS = 180_000;
 
 /** A stored-form step. */
 export function step(
