@@ -1,6 +1,6 @@
 /**
- * The `browser` executor: runs tests for real in headless Chromium through playwright-core (issue "Real
- * browser runs in the emulator"). Step commands: `browser-steps.ts`.
+ * The `browser` executor: runs tests for real in headless Chromium through playwright-core. Step commands:
+ * `browser-steps.ts`.
  *
  * Browser and isolation: one Chromium process is shared by every run and launched on first use. Playwright
  * launches it with a fresh temporary user data dir (removed when the browser closes), and each run gets its own
