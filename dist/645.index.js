@@ -23432,7 +23432,7 @@ module.exports = function isAsyncFunction(fn) {
 
 /***/ }),
 
-/***/ 95407:
+/***/ 17788:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -45701,7 +45701,7 @@ var isString = __webpack_require__(57970);
 var isNumber = __webpack_require__(33670);
 var isBoolean = __webpack_require__(10823);
 var isSymbol = __webpack_require__(63927);
-var isBigInt = __webpack_require__(95407);
+var isBigInt = __webpack_require__(17788);
 
 /** @type {import('.')} */
 // eslint-disable-next-line consistent-return

@@ -1,10 +1,11 @@
 /**
- * Writes the input and output tables of README.md (short) and docs/inputs.md (in full) from `action.yml`, and
- * the README's `owner/name@vN` references to this action from `package.json` (`repository` and the major of
- * `version`), so they cannot drift apart.
+ * Writes the input and output tables of README.md (short) and docs/inputs.md (in full) from `action.yml`, the
+ * README's `owner/name@vN` references to this action from `package.json` (`repository` and the major of
+ * `version`), and the defaults the bundle applies (`src/inputs/action-defaults.ts`), so they cannot drift apart.
  *
- *   npm run docs          rewrites both files between the `generated:inputs` and `generated:outputs` markers
- *   npm run docs:check    fails (exit 1) when either file is not what `npm run docs` would write
+ *   npm run docs          rewrites both files between the `generated:inputs` and `generated:outputs` markers,
+ *                         and the defaults module whole
+ *   npm run docs:check    fails (exit 1) when a file is not what `npm run docs` would write
  *
  * The README's front page shows one input table (a row per `# Group` comment of `action.yml`, in file order)
  * with the first clause of each description; docs/inputs.md shows one list per group, each input with its
@@ -14,7 +15,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import prettier from 'prettier';
 import { parse } from 'yaml';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -183,10 +183,14 @@ export function pinActionRefs(readme: string, ref: string): string {
   return readme.replace(pattern, ref);
 }
 
-/** Formats markdown as `npm run format` would for `file` (a path under the repository). */
-async function formatMarkdown(markdown: string, file: string): Promise<string> {
+/**
+ * Formats `text` as `npm run format` would for `file` (a path under the repository). Prettier loads here, not
+ * with the module: the test harness reads action.yml's defaults through {@link actionDefaults}.
+ */
+async function formatAs(text: string, file: string): Promise<string> {
+  const { default: prettier } = await import('prettier');
   const config = (await prettier.resolveConfig(file)) ?? {};
-  return prettier.format(markdown, { ...config, filepath: file });
+  return prettier.format(text, { ...config, filepath: file });
 }
 
 /** The README as `npm run docs` writes it: short tables and this action's references in place, formatted. */
@@ -198,14 +202,46 @@ export async function generateReadme(
   let out = replaceBetween(readme, 'inputs', renderInputs(actionYml, 'short'));
   out = replaceBetween(out, 'outputs', renderOutputs(actionYml, 'short'));
   out = pinActionRefs(out, actionRef(packageJson));
-  return formatMarkdown(out, path.join(ROOT, 'README.md'));
+  return formatAs(out, path.join(ROOT, 'README.md'));
+}
+
+/**
+ * The defaults of `action.yml` by input name, as the bundle applies them: inputs without a default, or with an
+ * expression for one (`${{ github.token }}`, which only the runner can evaluate), are left out.
+ */
+export function actionDefaults(actionYml: string): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const [name, input] of Object.entries(parseAction(actionYml).inputs)) {
+    if (typeof input.default === 'string' && !input.default.startsWith('${{')) defaults[name] = input.default;
+  }
+  return defaults;
+}
+
+/**
+ * `src/inputs/action-defaults.ts` as `npm run docs` writes it: action.yml's defaults as a constant, so the
+ * bundle neither reads nor parses YAML when it starts.
+ */
+export async function generateDefaultsModule(actionYml: string): Promise<string> {
+  return formatAs(
+    `/**
+ * The defaults of \`action.yml\`. The runner applies them to inputs a workflow leaves out; the action applies
+ * them to an input left out too (outside a runner nothing else does), and to one given empty (\`wait: \${{
+ * inputs.wait }}\` with \`inputs.wait\` unset) but where empty means something (docs/api-contract.md, "Runtime").
+ * Generated from action.yml by \`npm run docs\`: edit action.yml, not this file.
+ */
+
+/** action.yml's defaults by input name; inputs without one, or with an expression for one, are left out. */
+export const ACTION_DEFAULTS: Readonly<Record<string, string>> = ${JSON.stringify(actionDefaults(actionYml))};
+`,
+    path.join(ROOT, 'src', 'inputs', 'action-defaults.ts'),
+  );
 }
 
 /** docs/inputs.md as `npm run docs` writes it: the lists in full, formatted. */
 export async function generateInputsDoc(doc: string, actionYml: string): Promise<string> {
   let out = replaceBetween(doc, 'inputs', renderInputs(actionYml, 'full'));
   out = replaceBetween(out, 'outputs', renderOutputs(actionYml, 'full'));
-  return formatMarkdown(out, path.join(ROOT, 'docs', 'inputs.md'));
+  return formatAs(out, path.join(ROOT, 'docs', 'inputs.md'));
 }
 
 async function main(): Promise<void> {
@@ -214,18 +250,19 @@ async function main(): Promise<void> {
   const targets = [
     { file: 'README.md', generate: (text: string) => generateReadme(text, actionYml) },
     { file: 'docs/inputs.md', generate: (text: string) => generateInputsDoc(text, actionYml) },
+    { file: 'src/inputs/action-defaults.ts', generate: () => generateDefaultsModule(actionYml) },
   ];
   for (const { file, generate } of targets) {
     const full = path.join(ROOT, file);
     const text = readFileSync(full, 'utf8');
     const expected = await generate(text);
-    if (expected === text) console.log(`${file}: inputs and outputs match action.yml.`);
+    if (expected === text) console.log(`${file}: matches action.yml.`);
     else if (check) {
       console.error(`${file} is out of date with action.yml: run \`npm run docs\` and commit ${file}.`);
       process.exitCode = 1;
     } else {
       writeFileSync(full, expected);
-      console.log(`${file}: inputs and outputs written from action.yml.`);
+      console.log(`${file}: written from action.yml.`);
     }
   }
 }

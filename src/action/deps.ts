@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { actionsCoreSink, type ActionSink } from '../common/sink.js';
 import type { StopDeps } from './stop.js';
 import type { StepProgress } from './boundary.js';
-import { actionDefaults, bundleActionYml } from '../inputs/action-defaults.js';
+import { ACTION_DEFAULTS } from '../inputs/action-defaults.js';
 
 /** Engine waits a test may shorten (defaults: `run/engine.ts`). Never set by the action itself. */
 export type EngineTuning = Pick<
@@ -39,7 +39,7 @@ export interface ActionDeps extends StopDeps {
 export function processDeps(): ActionDeps {
   return {
     env: process.env,
-    inputDefaults: actionDefaults(bundleActionYml()),
+    inputDefaults: ACTION_DEFAULTS,
     github: readGitHubContext(process.env),
     sink: actionsCoreSink(),
     clock: systemClock,

@@ -6,15 +6,16 @@
  * the input is not specified in the workflow file; the runner then passes each input to the action as an
  * environment variable `INPUT_<NAME>` (upper case, spaces as underscores; `@actions/core` reads it so).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { actionDefaults } from '../../src/inputs/action-defaults.js';
+import { actionDefaults } from '../../scripts/gen-readme-io.js';
 
 const ACTION_YML = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../action.yml');
 
 /** The defaults of the project's action.yml, by input name (expression defaults left out; read once). */
 export function projectDefaults(): Record<string, string> {
-  read ??= actionDefaults(ACTION_YML);
+  read ??= actionDefaults(readFileSync(ACTION_YML, 'utf8'));
   return { ...read };
 }
 let read: Record<string, string> | undefined;

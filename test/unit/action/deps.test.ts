@@ -1,14 +1,12 @@
 /**
  * The action's real dependencies (`processDeps` of `src/action/deps.ts`, docs/architecture.md,
- * "Dependencies"): this process's environment, action.yml's defaults next to the bundle, real time, SIGINT
+ * "Dependencies"): this process's environment, action.yml's defaults, real time, SIGINT
  * and SIGTERM handlers added and removed again. The exits are checked on spies, never made.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { processDeps } from '../../../src/action/deps.js';
 import { systemClock } from '../../../src/common/clock.js';
 import { readGitHubContext } from '../../../src/github.js';
-import { ROOT } from '../../support/harness.js';
 import { projectDefaults } from '../../support/runner-inputs.js';
 
 afterEach(() => {
@@ -24,16 +22,10 @@ describe('processDeps', () => {
     expect(typeof deps.sink.setFailed).toBe('function');
   });
 
-  it('reads the input defaults from the action.yml beside the bundle', () => {
-    const argv1 = process.argv[1];
-    process.argv[1] = path.join(ROOT, 'dist', 'index.js');
-    try {
-      const defaults = processDeps().inputDefaults;
-      expect(defaults).toEqual(projectDefaults());
-      expect(Object.keys(defaults ?? {}).length).toBeGreaterThan(20);
-    } finally {
-      process.argv[1] = argv1!;
-    }
+  it('applies the input defaults of action.yml', () => {
+    const defaults = processDeps().inputDefaults;
+    expect(defaults).toEqual(projectDefaults());
+    expect(Object.keys(defaults ?? {}).length).toBeGreaterThan(20);
   });
 
   it('listens for SIGINT and SIGTERM until told to stop', () => {
