@@ -59,12 +59,17 @@ interface Plan {
 
 const USAGE = 'Usage: npm run demo -- [--executor browser|simulated] [--out DIR]';
 
-function usage(message: string): never {
+/** Prints `message` and the usage; the exit code of a usage error. */
+function usage(message: string): number {
   console.error(`${message}\n${USAGE}`);
-  process.exit(2);
+  return 2;
 }
 
-function parseCli(argv: string[]): { executor?: 'browser' | 'simulated'; out: string } {
+/**
+ * The options, or the exit code when they end the demo (0 after --help, 2 after a usage error): an exit code,
+ * not process.exit, so the process ends once its writes are done.
+ */
+function parseCli(argv: string[]): { executor?: 'browser' | 'simulated'; out: string } | number {
   let values: { executor?: string; out?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -76,15 +81,15 @@ function parseCli(argv: string[]): { executor?: 'browser' | 'simulated'; out: st
       },
     }));
   } catch (error) {
-    usage((error as Error).message);
+    return usage((error as Error).message);
   }
   if (values.help) {
     console.log(USAGE);
-    process.exit(0);
+    return 0;
   }
   const { executor } = values;
   if (executor !== undefined && executor !== 'browser' && executor !== 'simulated')
-    usage(`--executor must be browser or simulated, got "${executor}"`);
+    return usage(`--executor must be browser or simulated, got "${executor}"`);
   return { executor, out: values.out ? path.resolve(values.out) : path.join(root, 'out', 'demo') };
 }
 
@@ -273,6 +278,7 @@ function historyLines(summary: string): string[] {
 
 async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2));
+  if (typeof args === 'number') return args;
   if (!existsSync(entry)) {
     console.error('dist/index.js is missing. Build the action first: npm run build');
     return 1;

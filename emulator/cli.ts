@@ -4,7 +4,7 @@
  * Bad options exit with code 2.
  */
 import { parseArgs } from 'node:util';
-import { startEmulator, type EmulatorOptions } from './index.js';
+import type { EmulatorOptions } from './index.js';
 import { parseRateLimit } from './limits.js';
 
 const USAGE = `Usage: npm run emulator -- [options]
@@ -82,12 +82,16 @@ async function main(): Promise<void> {
     options = parseCli(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    process.exit(2);
+    // An exit code, not process.exit: the process ends once its writes are done.
+    process.exitCode = 2;
+    return;
   }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // The emulator loads once the options are good: a usage error or --help answers at once.
+  const { startEmulator } = await import('./index.js');
   const emulator = await startEmulator(options);
   process.stdout.write(`Ghost Inspector emulator listening on ${emulator.baseUrl}\n`);
   let stopping = false;
