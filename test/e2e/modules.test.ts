@@ -8,42 +8,41 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { counts } from '../support/harness.js';
 import { data } from '../support/emulator.js';
-import { useWorld } from '../support/world.js';
+import { useWorlds, type ScaledWorld } from '../support/world.js';
 
 const API_KEY = 'e2e-modules-key';
-const world = useWorld({ clock: 'scaled', fixtures: true, apiKey: API_KEY, timeScale: 0.02 });
-/** The module's test id, and two tests that import it after their first step. */
-let login: string;
-let hat: string;
-let scarf: string;
+const { open } = useWorlds();
 
 const click = (target: string) => ({ command: 'click', target, value: '' });
-const importTest = async (name: string, steps: object[], importOnly: boolean) =>
-  (
-    await data(world.emulator, 'POST', '/suites/suite-smoke/import-test/json', {
-      key: API_KEY,
-      body: { name, startUrl: 'https://shop.example/', importOnly, steps },
-    })
-  )._id as string;
 
-beforeAll(async () => {
-  login = await importTest('Login module', [click('#user'), click('#go')], true);
+/**
+ * A world of its own (each case runs at once with the others): the module's test id, and two tests that
+ * import it after their first step.
+ */
+async function moduleWorld(): Promise<{ world: ScaledWorld; login: string; hat: string; scarf: string }> {
+  const world = await open({ clock: 'scaled', fixtures: true, apiKey: API_KEY, timeScale: 0.02 });
+  const importTest = async (name: string, steps: object[], importOnly: boolean) =>
+    (
+      await data(world.emulator, 'POST', '/suites/suite-smoke/import-test/json', {
+        key: API_KEY,
+        body: { name, startUrl: 'https://shop.example/', importOnly, steps },
+      })
+    )._id as string;
+  const login = await importTest('Login module', [click('#user'), click('#go')], true);
   const buying = (name: string) =>
     importTest(
       name,
       [click('#home'), { command: 'execute', target: '', value: login }, click('#buy')],
       false,
     );
-  hat = await buying('Buy a hat');
-  scarf = await buying('Buy a scarf');
-});
-beforeEach(() => world.emulator.setFaults(''));
+  return { world, login, hat: await buying('Buy a hat'), scarf: await buying('Buy a scarf') };
+}
 
 /** Runs the bundle on `testIds`; the JUnit file it wrote, and the reads of a test by id it sent. */
-async function run(testIds: string[]) {
+async function run(world: ScaledWorld, testIds: string[]) {
   const r = await world.run({
     bundle: true,
     inputs: {
@@ -61,16 +60,17 @@ async function run(testIds: string[]) {
   return { r, junit, testReads };
 }
 
-/** Both tests fail at the module's second step (step 3 of each test: the module's steps replace step 2). */
-function failInModule(): void {
-  for (const id of [hat, scarf])
+/** The tests fail at the module's second step (step 3 of each test: the module's steps replace step 2). */
+function failInModule(world: ScaledWorld, testIds: string[]): void {
+  for (const id of testIds)
     world.emulator.setScenario(id, { outcome: 'fail', failingStep: 2, error: 'Element not found: #go' });
 }
 
-describe('a failing step imported from a module', () => {
+describe.concurrent('a failing step imported from a module', () => {
   it('is named by the module’s name in the summary and the JUnit file, read once for both tests', async () => {
-    failInModule();
-    const { r, junit, testReads } = await run([hat, scarf]);
+    const { world, login, hat, scarf } = await moduleWorld();
+    failInModule(world, [hat, scarf]);
+    const { r, junit, testReads } = await run(world, [hat, scarf]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(counts(r)).toMatchObject({ total: 2, failed: 2 });
     const label = 'Step 3 (Login module, step 2)';
@@ -81,9 +81,10 @@ describe('a failing step imported from a module', () => {
   });
 
   it('is named by the module’s test id when its name cannot be read, the reports written all the same', async () => {
-    failInModule();
+    const { world, login, hat, scarf } = await moduleWorld();
+    failInModule(world, [hat, scarf]);
     world.emulator.setFaults(`route=GET /v1/tests/${login}:500`);
-    const { r, junit, testReads } = await run([hat]);
+    const { r, junit, testReads } = await run(world, [hat]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(counts(r)).toMatchObject({ total: 1, failed: 1 });
     expect(testReads.length).toBeGreaterThan(0);
@@ -95,8 +96,9 @@ describe('a failing step imported from a module', () => {
   });
 
   it('costs no read of a name when the tests pass', async () => {
+    const { world, hat, scarf } = await moduleWorld();
     for (const id of [hat, scarf]) world.emulator.setScenario(id, { outcome: 'pass' });
-    const { r, testReads } = await run([hat, scarf]);
+    const { r, testReads } = await run(world, [hat, scarf]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(counts(r)).toMatchObject({ total: 2, passed: 2 });
     expect(testReads).toEqual([]);
